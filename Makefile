@@ -1,0 +1,44 @@
+# Two commands set everything up on a fresh machine: `make run` and `make test`.
+# The virtual environment is rebuilt only when requirements.lock or pyproject.toml change.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+ARGS ?=
+export QT_API := pyside6
+
+.PHONY: run test bench screenshots lint lock clean setup
+
+setup: $(STAMP)
+
+$(STAMP): requirements.lock pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) main.py $(ARGS)
+
+test: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) bench/run_all.py
+
+screenshots: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m tensorviz.ui.screenshot_tour docs/screenshots
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+# Re-pin the lock from a scratch environment (run make test afterwards).
+lock:
+	rm -rf /tmp/tensorviz-lock && $(PYTHON) -m venv /tmp/tensorviz-lock
+	/tmp/tensorviz-lock/bin/pip install --quiet torch==2.13.0 -e '.[test]'
+	/tmp/tensorviz-lock/bin/pip freeze --exclude-editable | sed 's/+cpu$$//'
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache .ruff_cache

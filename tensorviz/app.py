@@ -1,0 +1,98 @@
+"""Entry point: argument parsing, QApplication creation, main window start; nothing else.
+
+`tensorviz [FILE ...]` starts the GUI; `tensorviz SUBCOMMAND ...` runs a headless command from
+cli.py. torch is not imported here: the window paints first and torch loads in a worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from tensorviz import cli
+
+_START = time.perf_counter()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = cli.OneLineErrorParser(
+        prog=cli.PROG,
+        description="See PyTorch: tensors, strides and storage, autograd graphs and training. "
+        "Without a subcommand, starts the desktop app and queues FILEs for the Files area.",
+        epilog=cli.subcommand_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("files", nargs="*", metavar="FILE", help="tensor files to open")
+    parser.add_argument("--version", action="version", version=cli.version_text())
+    parser.add_argument(
+        "--quit-after-ready",
+        action="store_true",
+        help="quit once the window has painted and torch has loaded (smoke tests, benchmarks)",
+    )
+    parser.add_argument(
+        "--report-startup",
+        action="store_true",
+        help="print 'first-paint SECONDS' and 'ready SECONDS' to stdout as they happen",
+    )
+    return parser
+
+
+def pyside_problem() -> str | None:
+    """PySide6 6.12.0 aborts CPython 3.11 (None refcount bug); say so instead of crashing later."""
+    import PySide6
+
+    if sys.version_info < (3, 12) and PySide6.__version__.startswith("6.12."):
+        return (
+            f"PySide6 {PySide6.__version__} crashes Python {sys.version.split()[0]} "
+            "(a None reference-count bug). Install PySide6-Essentials<6.12 or use Python 3.12+; "
+            "`make run` sets this up for you."
+        )
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in cli.SUBCOMMANDS:
+        return cli.run_subcommand(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except cli.CliInputError as error:
+        print(f"{cli.PROG}: error: {error}", file=sys.stderr)
+        return 2
+    if problem := pyside_problem():
+        print(f"{cli.PROG}: error: {problem}", file=sys.stderr)
+        return 2
+    return run_gui(args)
+
+
+def run_gui(args: argparse.Namespace) -> int:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    from tensorviz.resource_files import resource_path
+    from tensorviz.ui.app_settings import AppSettings
+    from tensorviz.ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    app.setOrganizationName("tensorviz")
+    app.setApplicationName("tensorviz")
+    app.setApplicationDisplayName("tensorviz")
+    app.setStyleSheet(resource_path("themes", "light.qss").read_text(encoding="utf-8"))
+
+    window = MainWindow(AppSettings())
+    if args.report_startup:
+        window.first_painted.connect(lambda: _report("first-paint"))
+        window.ready.connect(lambda: _report("ready"))
+    if args.quit_after_ready:
+        window.ready.connect(window.close, Qt.ConnectionType.QueuedConnection)
+    window.show()
+    if args.files:
+        _, problems = window.open_paths(args.files)
+        for problem in problems:
+            print(f"{cli.PROG}: {problem.message()}", file=sys.stderr)
+    return app.exec()
+
+
+def _report(event: str) -> None:
+    print(f"{event} {time.perf_counter() - _START:.3f}", flush=True)

@@ -1,0 +1,55 @@
+"""What the window remembers between runs (QSettings): geometry, layout, area, recent files."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QByteArray, QSettings
+
+MAX_RECENT_FILES = 10
+
+
+class AppSettings:
+    def __init__(self, settings: QSettings | None = None) -> None:
+        # Tests pass an INI file in a temporary folder; the app uses the platform default.
+        self.qsettings = settings if settings is not None else QSettings()
+
+    def recent_files(self) -> list[str]:
+        value = self.qsettings.value("recent_files", [])
+        if isinstance(value, str):  # QSettings returns a lone string for a one-item list
+            value = [value]
+        return [str(v) for v in value or []]
+
+    def add_recent_file(self, path: str) -> None:
+        files = [path] + [p for p in self.recent_files() if p != path]
+        self._set_recent(files[:MAX_RECENT_FILES])
+
+    def remove_recent_file(self, path: str) -> None:
+        self._set_recent([p for p in self.recent_files() if p != path])
+
+    def clear_recent_files(self) -> None:
+        self._set_recent([])
+
+    def _set_recent(self, files: list[str]) -> None:
+        self.qsettings.setValue("recent_files", files)
+        self.qsettings.sync()
+
+    def geometry(self) -> QByteArray | None:
+        return self._bytes("window/geometry")
+
+    def window_state(self) -> QByteArray | None:
+        return self._bytes("window/state")
+
+    def save_window(self, geometry: QByteArray, state: QByteArray) -> None:
+        self.qsettings.setValue("window/geometry", geometry)
+        self.qsettings.setValue("window/state", state)
+        self.qsettings.sync()
+
+    def current_area(self) -> str | None:
+        value = self.qsettings.value("window/area")
+        return str(value) if value else None
+
+    def set_current_area(self, key: str) -> None:
+        self.qsettings.setValue("window/area", key)
+
+    def _bytes(self, key: str) -> QByteArray | None:
+        value = self.qsettings.value(key)
+        return value if isinstance(value, QByteArray) and not value.isEmpty() else None

@@ -1,0 +1,87 @@
+"""The areas of the main window, one per capability, in navigation order.
+
+Each area starts as a placeholder that says plainly what it will show; when its issue lands the
+spec gains a factory that builds the real panel from the workspace.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class AreaSpec:
+    key: str
+    title: str
+    icon: str  # file name in resources/icons
+    tagline: str
+    coming: tuple[str, ...]
+
+
+AREAS: tuple[AreaSpec, ...] = (
+    AreaSpec(
+        "workbench",
+        "Workbench",
+        "workbench.svg",
+        "Build real tensors and apply operations one step at a time.",
+        (
+            "Create tensors every way a learner does: torch.tensor, zeros/ones/full/eye, "
+            "rand/randn/randint, arange/linspace, from NumPy (copy vs shared memory), "
+            "and the legacy torch.Tensor(n) trap",
+            "Chain view, reshape, transpose, permute, expand, indexing, cat/stack, split/chunk, "
+            "arithmetic with broadcasting, matmul and reductions",
+            "Every result's identity: shape, dtype, device, strides, storage, view or copy",
+            "torch's own error message, explained, when an operation fails",
+        ),
+    ),
+    AreaSpec(
+        "layout",
+        "Memory layout",
+        "layout.svg",
+        "See how logical elements map onto storage through strides.",
+        (
+            "The logical grid beside the 1-D storage strip it reads, linked by hover",
+            "offset + i·s0 + j·s1 = index, with the numbers filled in",
+            "Views that share one storage drawn over the same strip; stride 0 from expand",
+            "Contiguity explained, and a step-by-step broadcasting explainer",
+        ),
+    ),
+    AreaSpec(
+        "graph",
+        "Autograd graph",
+        "graph.svg",
+        "The DAG that autograd really built from grad_fn, and a backward pass you can step.",
+        (
+            "Backward nodes, AccumulateGrad leaves and saved tensors from grad_fn.next_functions",
+            "A native layered layout that copes with shared weights and unrolled loops",
+            "Step through backward node by node and watch .grad fill in",
+        ),
+    ),
+    AreaSpec(
+        "training",
+        "Training",
+        "training.svg",
+        "Gradient descent on the reference linear regression, live, on the device you choose.",
+        (
+            "Loss curve, fitted line, loss surface with the parameter path",
+            "Autograd's w.grad and b.grad next to the hand-derived gradients",
+            "Pitfalls to switch on: forgotten zero_grad, learning rate too large, and more",
+        ),
+    ),
+    AreaSpec(
+        "files",
+        "Files",
+        "files.svg",
+        "Open saved tensors and checkpoints safely and see what is inside.",
+        (
+            ".pt / .pth / .bin, safetensors, .npy / .npz — loaded with weights_only, "
+            "never running code hidden in a file",
+            "Contents as a tree with shapes, dtypes and bytes; storage shared between entries",
+            "Statistics on demand, and saving workspace tensors back atomically",
+        ),
+    ),
+)
+
+
+def area_by_key(key: str) -> AreaSpec:
+    return next(area for area in AREAS if area.key == key)

@@ -1,0 +1,31 @@
+"""Imports torch (≈3 s) off the GUI thread so the window paints at once and stays responsive.
+
+The thread sends back a plain EnvironmentReport; it touches no widget. The window waits for it
+(`wait()`) before closing, because an import cannot be interrupted halfway.
+"""
+
+from __future__ import annotations
+
+import traceback
+
+from PySide6.QtCore import QThread, Signal
+
+
+class TorchLoader(QThread):
+    loaded = Signal(object)  # tensorviz.core.environment.EnvironmentReport
+    failed = Signal(str)
+
+    def run(self) -> None:
+        try:
+            import networkx  # noqa: F401  (warm the import for the areas that need it)
+            import numpy  # noqa: F401
+            import torch  # noqa: F401
+
+            from tensorviz.core.environment import collect_environment
+
+            report = collect_environment()
+        except Exception as error:  # noqa: BLE001 — any import failure is shown to the user
+            detail = traceback.format_exception_only(type(error), error)[-1].strip()
+            self.failed.emit(f"PyTorch could not be loaded: {detail}")
+            return
+        self.loaded.emit(report)

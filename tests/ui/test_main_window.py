@@ -1,0 +1,137 @@
+import pytest
+import torch
+from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
+from PySide6.QtGui import QDropEvent, QKeySequence
+
+from tensorviz.ui.areas import AREAS
+from tensorviz.ui.main_window import MainWindow
+
+
+def test_one_area_per_capability_each_saying_what_will_come(window):
+    titles = [window.navigation.item(row).text() for row in range(window.navigation.count())]
+    assert titles == ["Workbench", "Memory layout", "Autograd graph", "Training", "Files"]
+    for area in AREAS:
+        window.show_area(area.key)
+        assert window.stack.currentWidget() is window.panels[area.key]
+        assert window.current_area() == area.key
+        assert window.panels[area.key].area.coming  # the placeholder says what will come
+
+
+def test_view_shortcuts_switch_areas(window, qtbot):
+    actions = window.area_actions.actions()
+    for row, action in enumerate(actions):
+        assert action.shortcut() == QKeySequence(f"Ctrl+{row + 1}")
+        action.trigger()
+        assert window.stack.currentIndex() == row
+        assert action.isChecked()
+
+
+def test_file_menu_has_open_recent_and_quit(window):
+    file_menu = window.menuBar().actions()[0].menu()
+    by_text = {a.text().replace("&", ""): a for a in file_menu.actions()}
+    assert by_text["Open…"].shortcut() == QKeySequence.keyBindings(QKeySequence.StandardKey.Open)[0]
+    assert by_text["Quit"].shortcut() == QKeySequence("Ctrl+Q")
+    assert "Open Recent" in by_text
+
+
+def test_status_bar_reports_torch_once_loaded(window):
+    assert window.environment.torch_version == torch.__version__
+    assert torch.__version__ in window.torch_status.text()
+    assert not window.torch_busy.isVisible()
+
+
+def test_opening_a_file_queues_it_for_files_area_and_remembers_it(window, tmp_path, qtbot):
+    f = tmp_path / "weights.pt"
+    torch.save({"w": torch.arange(6.0)}, f)
+    with qtbot.waitSignal(window.files_queued) as signal:
+        queued, problems = window.open_paths([str(f)])
+    assert signal.args == [[str(f.resolve())]] and queued == [str(f.resolve())] and not problems
+    assert window.current_area() == "files"
+    panel = window.panels["files"]
+    assert [panel.queue_list.item(i).text() for i in range(panel.queue_list.count())] == queued
+    assert window.settings.recent_files()[0] == str(f.resolve())
+    window._rebuild_recent_menu()
+    assert any("weights.pt" in a.text() for a in window.recent_menu.actions())
+
+
+def test_missing_path_gets_a_clear_message_and_changes_nothing(window, tmp_path):
+    area_before = window.current_area()
+    queued, problems = window.open_paths([str(tmp_path / "gone.pt")])
+    assert queued == [] and len(problems) == 1
+    assert not window.notice_bar.isHidden()
+    assert "gone.pt" in window.notice_bar.label.text()
+    assert "no such file" in window.notice_bar.label.text()
+    assert window.current_area() == area_before and window.queued_files == []
+    window.notice_bar.dismiss()
+    assert window.notice_bar.isHidden()
+
+
+def test_recent_file_that_vanished_is_explained_and_dropped(window, tmp_path):
+    f = tmp_path / "old.pt"
+    f.write_bytes(b"x")
+    window.open_paths([str(f)])
+    f.unlink()
+    window.open_paths([str(f.resolve())])
+    assert str(f.resolve()) not in window.settings.recent_files()
+    assert "old.pt" in window.notice_bar.label.text()
+
+
+def test_drop_of_files_opens_them(window, tmp_path):
+    f = tmp_path / "dropped.npy"
+    f.write_bytes(b"x")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(f))])
+    event = QDropEvent(
+        QPoint(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    window.dropEvent(event)
+    assert window.queued_files == [str(f.resolve())]
+
+
+def test_geometry_area_and_recent_files_persist(qtbot, app_settings, tmp_path):
+    f = tmp_path / "kept.pt"
+    f.write_bytes(b"x")
+    first = MainWindow(app_settings)
+    qtbot.addWidget(first)
+    with qtbot.waitSignal(first.ready, timeout=60_000):
+        first.show()
+    first.resize(700, 520)  # inside the offscreen screen (800×600)
+    assert (first.width(), first.height()) == (700, 520)
+    first.show_area("training")
+    first.open_paths([str(f)])  # switches to Files
+    first.show_area("graph")
+    first.close()
+
+    second = MainWindow(app_settings)
+    qtbot.addWidget(second)
+    assert second.current_area() == "graph"
+    assert (second.width(), second.height()) == (700, 520)
+    assert second.settings.recent_files() == [str(f.resolve())]
+
+
+@pytest.mark.parametrize("loaded_first", [True, False])
+def test_about_shows_the_environment_torch_reports(qtbot, app_settings, loaded_first):
+    window = MainWindow(app_settings)
+    qtbot.addWidget(window)
+    if loaded_first:
+        with qtbot.waitSignal(window.ready, timeout=60_000):
+            window.show()
+    about = window.show_about()
+    if not loaded_first:  # opened while torch may still be loading: fills in when it arrives
+        with qtbot.waitSignal(window.ready, timeout=60_000):
+            window.show()
+    rows = dict(about.rows())
+    assert rows["torch"] == torch.__version__
+    assert rows["CUDA available"].startswith("yes" if torch.cuda.is_available() else "no")
+    assert rows["Default dtype"] == str(torch.get_default_dtype())
+    assert str(torch.get_num_threads()) in rows["Threads"]
+    assert "Qt runtime" in rows and "tensorviz" in rows
+    about.copy_button.click()
+    from PySide6.QtGui import QGuiApplication
+
+    assert torch.__version__ in QGuiApplication.clipboard().text()
+    window.close()
