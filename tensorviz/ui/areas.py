@@ -16,6 +16,7 @@ class AreaSpec:
     icon: str  # file name in resources/icons
     tagline: str
     coming: tuple[str, ...]
+    built: bool = False  # True once the area has a real panel (built when torch has loaded)
 
 
 AREAS: tuple[AreaSpec, ...] = (
@@ -33,6 +34,7 @@ AREAS: tuple[AreaSpec, ...] = (
             "Every result's identity: shape, dtype, device, strides, storage, view or copy",
             "torch's own error message, explained, when an operation fails",
         ),
+        built=True,
     ),
     AreaSpec(
         "layout",

@@ -46,6 +46,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.settings = settings
         self.environment = None
+        self.context = None  # AreaContext (the shared workspace) once torch has loaded
         self.queued_files: list[str] = []
         self._painted = False
         self._torch_settled = False
@@ -137,8 +138,11 @@ class MainWindow(QMainWindow):
     def _restore(self) -> None:
         if geometry := self.settings.geometry():
             self.restoreGeometry(geometry)
-        else:
-            self.resize(1280, 800)
+        else:  # first run: generous, but never larger than the screen
+            available = self.screen().availableGeometry()
+            self.resize(
+                min(1280, int(available.width() * 0.9)), min(820, int(available.height() * 0.9))
+            )
         if state := self.settings.window_state():
             self.restoreState(state)
         keys = [area.key for area in AREAS]
@@ -236,8 +240,25 @@ class MainWindow(QMainWindow):
         self.torch_status.setToolTip("Help → About tensorviz shows the whole environment")
         if self._about is not None:
             self._about.set_report(report)
+        self._build_real_areas(report)
         self._settle_torch()
         self.torch_loaded.emit(report)
+
+    def _build_real_areas(self, report) -> None:
+        """Swap each built area's placeholder for its real panel, all on one workspace."""
+        from tensorviz.ui.area_builders import BUILDERS, default_context
+
+        self.context = default_context(report)
+        for key, build in BUILDERS.items():
+            panel = build(self.context)
+            index = self.stack.indexOf(self.panels[key])
+            self.stack.removeWidget(self.panels[key])
+            self.panels[key].deleteLater()
+            self.stack.insertWidget(index, panel)
+            self.panels[key] = panel
+            if hasattr(panel, "status_message"):
+                panel.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.stack.setCurrentIndex(self.navigation.currentRow())
 
     def _on_torch_failed(self, message: str) -> None:
         self.torch_status.setText("PyTorch unavailable")
@@ -264,4 +285,7 @@ class MainWindow(QMainWindow):
         if self.loader.isRunning():
             self.statusBar().showMessage("Finishing the PyTorch import before closing…")
             self.loader.wait()
+        for panel in self.panels.values():
+            if hasattr(panel, "shutdown"):
+                panel.shutdown()
         super().closeEvent(event)

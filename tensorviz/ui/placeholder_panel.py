@@ -23,7 +23,9 @@ class PlaceholderPanel(QWidget):
         tagline = QLabel(area.tagline)
         tagline.setObjectName("placeholderTagline")
         tagline.setWordWrap(True)
-        status = QLabel("Not built yet. This is what the area will show:")
+        status = QLabel(
+            "Loading PyTorch…" if area.built else "Not built yet. This is what the area will show:"
+        )
         status.setObjectName("placeholderStatus")
         coming = QLabel(
             "".join(f"<li style='margin-bottom:6px'>{item}</li>" for item in area.coming)

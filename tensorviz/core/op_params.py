@@ -1,0 +1,155 @@
+"""Parameters typed by the user in forms, validated before torch is ever called.
+
+Each parameter is described by a ParamSpec; `parse_param` turns the text from a form into a Python
+value or raises ParamError with one sentence a learner can act on. Literals are read with
+`ast.literal_eval` (no code runs); tensor references are names looked up in the workspace.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import torch
+
+DTYPES: dict[str, torch.dtype] = {
+    "float32": torch.float32,
+    "float64": torch.float64,
+    "float16": torch.float16,
+    "bfloat16": torch.bfloat16,
+    "int64": torch.int64,
+    "int32": torch.int32,
+    "int16": torch.int16,
+    "int8": torch.int8,
+    "uint8": torch.uint8,
+    "bool": torch.bool,
+    "complex64": torch.complex64,
+}
+
+
+class ParamError(ValueError):
+    """A parameter the user typed cannot be used; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    name: str
+    kind: str  # int, optional_int, ints, float, number, bool, dtype, device, literal, tensor,
+    #            tensors, tensor_or_number, sizes, text, choice
+    default: str = ""
+    help: str = ""
+    choices: tuple[str, ...] = ()
+
+
+def dtype_name(dtype: torch.dtype) -> str:
+    return str(dtype).removeprefix("torch.")
+
+
+def _literal(spec: ParamSpec, text: str):
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        raise ParamError(f"{spec.name}: '{text}' is not a Python literal.") from None
+
+
+def _int(spec: ParamSpec, text: str) -> int:
+    value = _literal(spec, text)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ParamError(f"{spec.name} must be a whole number, got '{text}'.")
+    return value
+
+
+def _ints(spec: ParamSpec, text: str) -> tuple[int, ...]:
+    stripped = text.strip().strip("()[]")
+    if not stripped:
+        return ()
+    value = _literal(spec, f"({stripped},)")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise ParamError(f"{spec.name} must be whole numbers separated by commas, got '{text}'.")
+    return tuple(value)
+
+
+def _number(spec: ParamSpec, text: str):
+    value = _literal(spec, text)
+    if isinstance(value, bool) or not isinstance(value, (int, float, complex)):
+        raise ParamError(f"{spec.name} must be a number, got '{text}'.")
+    return value
+
+
+def _tensor(spec: ParamSpec, text: str, tensors: Mapping[str, torch.Tensor]) -> torch.Tensor:
+    if text not in tensors:
+        known = ", ".join(tensors) or "none yet"
+        raise ParamError(f"{spec.name}: there is no tensor named '{text}' (workspace: {known}).")
+    return tensors[text]
+
+
+def parse_param(spec: ParamSpec, raw: str, tensors: Mapping[str, torch.Tensor] = {}):  # noqa: B006
+    """The value of one parameter from the text a user typed (empty text means the default)."""
+    text = (raw if raw is not None else "").strip() or spec.default
+    kind = spec.kind
+    if kind in ("optional_int",) and text in ("", "None"):
+        return None
+    if not text and kind not in ("ints", "text", "tensors"):
+        raise ParamError(f"{spec.name} is required.")
+    if kind in ("int", "optional_int"):
+        return _int(spec, text)
+    if kind == "ints":
+        return _ints(spec, text)
+    if kind == "sizes":  # one int (split size) or a list of ints (split sizes)
+        return _ints(spec, text) if ("," in text or "[" in text) else _int(spec, text)
+    if kind in ("float", "number"):
+        return _number(spec, text)
+    if kind == "bool":
+        if text.lower() in ("true", "1", "yes"):
+            return True
+        if text.lower() in ("false", "0", "no"):
+            return False
+        raise ParamError(f"{spec.name} must be True or False, got '{text}'.")
+    if kind == "dtype":
+        if text not in DTYPES:
+            raise ParamError(
+                f"{spec.name}: unknown dtype '{text}'; choose one of {', '.join(DTYPES)}."
+            )
+        return DTYPES[text]
+    if kind == "device":
+        try:
+            return torch.device(text)
+        except RuntimeError:
+            raise ParamError(
+                f"{spec.name}: '{text}' is not a device name (cpu, cuda:0, mps)."
+            ) from None
+    if kind == "choice":
+        if text not in spec.choices:
+            raise ParamError(f"{spec.name} must be one of {', '.join(spec.choices)}.")
+        return text
+    if kind == "literal":
+        return _literal(spec, text)
+    if kind == "tensor":
+        return _tensor(spec, text, tensors)
+    if kind == "tensors":
+        names = [n.strip() for n in text.replace("[", "").replace("]", "").split(",") if n.strip()]
+        if not names:
+            raise ParamError(f"{spec.name}: name at least one tensor.")
+        return [_tensor(spec, n, tensors) for n in names]
+    if kind == "tensor_or_number":
+        return tensors[text] if text in tensors else _number(spec, text)
+    return text
+
+
+def format_param(spec: ParamSpec, value, raw: str) -> str:
+    """How a parsed parameter reads in the equivalent torch code shown to the user."""
+    if value is None:
+        return "None"
+    if spec.kind in ("ints", "sizes") and isinstance(value, tuple):
+        return ", ".join(map(str, value))
+    if spec.kind == "dtype":
+        return str(value)
+    if spec.kind == "device":
+        return repr(str(value))
+    if spec.kind == "tensors":
+        names = [n.strip() for n in raw.replace("[", "").replace("]", "").split(",") if n.strip()]
+        return "[" + ", ".join(names) + "]"
+    if spec.kind in ("tensor", "tensor_or_number", "text", "literal"):
+        return (raw or spec.default).strip()
+    return repr(value)

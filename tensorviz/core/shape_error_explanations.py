@@ -1,0 +1,354 @@
+"""Explanations for torch errors about shapes, strides and indices.
+
+Each explainer gets the regex match on torch's message plus what the caller knows (op name,
+input tensors, op parameters) and returns ``(kind, title, explanation, fix)``, or None when it
+cannot say anything better than the generic fallback. ``error_explanations`` owns the public API.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+
+import torch
+
+ErrorParts = tuple[str, str, str, str]
+Explainer = Callable[
+    [re.Match, str | None, Sequence[torch.Tensor], Mapping[str, object]], ErrorParts | None
+]
+
+MATMUL_OPS = {"matmul", "mm", "bmm", "@", "__matmul__", "mv", "dot", "linear", "einsum"}
+
+
+SHAPE_RULES: list[tuple[str, Explainer]] = []  # in definition order: the first match wins
+
+
+def _rule(*patterns: str) -> Callable[[Explainer], Explainer]:
+    """Register an explainer for the torch messages its patterns match."""
+
+    def register(explainer: Explainer) -> Explainer:
+        SHAPE_RULES.extend((pattern, explainer) for pattern in patterns)
+        return explainer
+
+    return register
+
+
+def format_shape(shape: Sequence[int]) -> str:
+    """``[2, 3, 4]``: the way torch prints sizes in its own messages."""
+    return "[" + ", ".join(str(int(size)) for size in shape) + "]"
+
+
+def parse_sizes(text: str) -> list[int]:
+    return [int(number) for number in re.findall(r"-?\d+", text)]
+
+
+def broadcast_alignment(shapes: Sequence[Sequence[int]]) -> tuple[list[list[int]], list[int]]:
+    """Shapes padded on the left with 1s, and the dims where no size-1 stretch makes them agree.
+
+    Reproduces torch's broadcasting rule so the message can show it step by step; when the
+    list of failing dims is empty the result shape equals ``torch.broadcast_shapes``.
+    """
+    ndim = max((len(shape) for shape in shapes), default=0)
+    padded = [[1] * (ndim - len(shape)) + [int(size) for size in shape] for shape in shapes]
+    failing = [d for d in range(ndim) if len({column[d] for column in padded} - {1}) > 1]
+    return padded, failing
+
+
+def broadcast_result(padded: Sequence[Sequence[int]]) -> list[int]:
+    """Per dim: the one size other than 1 (the 1s stretch to it), or 1 when all are 1."""
+    return [max(set(column) - {1}, default=1) for column in zip(*padded, strict=True)]
+
+
+def _contiguity_breaks(shape: Sequence[int], stride: Sequence[int]) -> list[str]:
+    """Neighbouring dims where stride[i] != stride[i+1] * size[i+1]; size-1 dims never matter."""
+    dims = [d for d in range(len(shape)) if shape[d] != 1]
+    breaks = [
+        f"stride[{i}] = {stride[i]} but stride[{j}] × size[{j}] = {stride[j]} × {shape[j]} = "
+        f"{stride[j] * shape[j]}"
+        for i, j in zip(dims, dims[1:], strict=False)
+        if stride[i] != stride[j] * shape[j]
+    ]
+    if dims and stride[dims[-1]] != 1:
+        breaks.append(f"the last dim's stride[{dims[-1]}] = {stride[dims[-1]]}, not 1")
+    return breaks
+
+
+def _shape_param(params: Mapping[str, object]) -> str:
+    shape = params.get("shape", params.get("size", "..."))
+    return ", ".join(map(str, shape)) if isinstance(shape, (tuple, list)) else str(shape)
+
+
+@_rule(r"view size is not compatible with input tensor's size and stride")
+def explain_view_non_contiguous(match, op, tensors, params) -> ErrorParts:
+    title = "view() needs a compatible memory layout"
+    shape = _shape_param(params)
+    why = (
+        "view() never copies: it reads the same storage with new sizes and strides, so it can only "
+        "merge dims that step through memory evenly, one after the other."
+    )
+    fix = f"use x.reshape({shape}) or x.contiguous().view({shape})"
+    if tensors:
+        x = tensors[0]
+        breaks = _contiguity_breaks(x.shape, x.stride())
+        nbytes = x.numel() * x.element_size()
+        why += (
+            f" This tensor has shape {format_shape(x.shape)} and strides "
+            f"{format_shape(x.stride())}, so it is not contiguous: "
+            + ("; ".join(breaks) or "its layout cannot be read in the requested shape")
+            + " (contiguous means stride[i] == stride[i+1] × size[i+1])."
+            f" reshape() or contiguous() would copy its {x.numel()} elements "
+            f"({nbytes} bytes) into a fresh contiguous tensor."
+        )
+        fix += f" — both copy {nbytes} bytes here; view() itself never copies"
+    return "view_non_contiguous", title, why, fix
+
+
+@_rule(
+    r"shape '\[(?P<shape>[^\]]*)\]' is invalid for input of size (?P<numel>\d+)",
+    r"only one dimension can be inferred",
+)
+def explain_view_shape(match, op, tensors, params) -> ErrorParts:
+    title = "The new shape must hold exactly the same number of elements"
+    if match.re.pattern.startswith("only one"):
+        why = "-1 means 'work this size out from the others'; with two -1s the answer is ambiguous."
+        return "view_shape_invalid", title, why, "keep at most one -1 and give every other size"
+    sizes = parse_sizes(match["shape"])
+    numel = int(match["numel"])
+    known = math.prod(size for size in sizes if size != -1)
+    shown = "×".join("?" if size == -1 else str(size) for size in sizes) or "a scalar"
+    holds = f"-1 would have to be {numel} / {known}" if -1 in sizes else f"{shown} holds {known}"
+    why = f"The tensor has {numel} elements but {holds}; {numel} cannot be arranged as {shown}."
+    pairs = [f"{a}×{numel // a}" for a in range(1, math.isqrt(numel) + 1) if numel % a == 0]
+    hint = ", ".join(pairs[:8]) if numel else "any sizes with a 0"
+    fix = f"choose sizes whose product is {numel} (e.g. {hint}), or one -1 for torch to infer"
+    return "view_shape_invalid", title, why, fix
+
+
+MATMUL_RULE = "(..., M, K) @ (..., K, N) → (..., M, N): the K of a must equal the K of b."
+
+
+def _meta_matmul(a_shape, b_shape) -> list[int] | None:
+    """Ask torch itself (on shape-only meta tensors) whether a product fits and what it gives."""
+    try:
+        a, b = torch.empty(a_shape, device="meta"), torch.empty(b_shape, device="meta")
+        return list(torch.matmul(a, b).shape)
+    except Exception:  # noqa: BLE001 — any refusal just means "this suggestion does not fit"
+        return None
+
+
+def _transpose_suggestions(a_shape: list[int], b_shape: list[int]) -> list[str]:
+    def swapped(shape):
+        return shape[:-2] + shape[-2:][::-1] if len(shape) >= 2 else shape
+
+    ta = "a.T" if len(a_shape) == 2 else "a.mT"
+    tb = "b.T" if len(b_shape) == 2 else "b.mT"
+    tries = [(f"{ta} @ b", swapped(a_shape), b_shape), (f"a @ {tb}", a_shape, swapped(b_shape))]
+    fits = []
+    for text, left, right in tries:
+        if len(left) >= 2 or len(right) >= 2:
+            result = _meta_matmul(left, right)
+            if result is not None:
+                fits.append(f"{text} (gives {format_shape(result)})")
+    return fits
+
+
+def _matmul_mismatch(a_shape: list[int], b_shape: list[int]) -> tuple[str, str]:
+    k_a = a_shape[-1]
+    k_b = b_shape[-2] if len(b_shape) >= 2 else b_shape[0]
+    why = f"{MATMUL_RULE} Here a is {format_shape(a_shape)} and b is {format_shape(b_shape)}"
+    if k_a != k_b:
+        why += f": a's K is {k_a} but b's K is {k_b}."
+    else:
+        why += (
+            f"; K = {k_a} agrees, but the batch dims {format_shape(a_shape[:-2])} and "
+            f"{format_shape(b_shape[:-2])} (everything before the last two) do not broadcast."
+        )
+        return why, "make the batch dims equal, or 1 on one side so it broadcasts (unsqueeze)"
+    fits = _transpose_suggestions(a_shape, b_shape)
+    if fits:
+        return why, "transpose so the inner sizes meet: " + " or ".join(fits)
+    return why, "reshape so a's last size equals b's second-to-last; check the operand order"
+
+
+@_rule(
+    r"shapes cannot be multiplied \((?P<m>\d+)x(?P<k_a>\d+) and (?P<k_b>\d+)x(?P<n>\d+)\)",
+    r"size mismatch, got input \(\d+\), mat \((?P<m>\d+)x(?P<k_a>\d+)\), vec \((?P<k_b>\d+)\)",
+    r"must be a matrix|must be a 3D tensor|need to be at least 1D",
+    r"first two dimensions of batch2 tensor to be: \[(\d+), (\d+)\] but got: \[(\d+), (\d+)\]",
+    r"inconsistent tensor size, expected tensor \[(?P<len_a>\d+)\] and src \[(?P<len_b>\d+)\]",
+)
+def explain_matmul(match, op, tensors, params) -> ErrorParts | None:
+    title = "Matrix product: the inner sizes must agree"
+    message = match.string
+    shapes = [list(t.shape) for t in tensors[:2]]
+    if "must be a matrix" in message:
+        named = ", ".join(f"{format_shape(s)} ({len(s)}-D)" for s in shapes)
+        why = "mm() multiplies exactly two 2-D matrices" + (f"; got {named}." if shapes else ".")
+        fix = "use a @ b (torch.matmul), which also accepts vectors and batches, or reshape to 2-D"
+        return "matmul_shape", "mm() works on 2-D matrices only", why, fix
+    if "3D tensor" in message or "first two dimensions of batch2" in message:
+        why = "bmm() multiplies two batches (B, M, K) @ (B, K, N): both 3-D, same B."
+        if shapes:
+            why += " Got " + " and ".join(format_shape(s) for s in shapes) + "."
+        elif match.lastindex:
+            b, k, got_b, got_k = (int(g) for g in match.groups())
+            why += f" b should start with [B, K] = [{b}, {k}] but starts with [{got_b}, {got_k}]."
+        fix = "use a @ b for other shapes (it broadcasts batch dims); unsqueeze(0) one matrix"
+        return "matmul_shape", "bmm() needs two 3-D batches of matrices", why, fix
+    if "at least 1D" in message:
+        fix = "use * to multiply by a 0-d scalar tensor; @ is for vectors and matrices"
+        return "matmul_shape", title, "matmul needs at least 1-D operands.", fix
+    if len(shapes) == 2 and min(len(s) for s in shapes) >= 1:
+        why, fix = _matmul_mismatch(*shapes)
+        return "matmul_shape", title, why, fix
+    found = {name: int(value) for name, value in match.groupdict().items() if value}
+    if "k_b" in found:  # "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)"
+        a_shape = [found["m"], found["k_a"]]
+        b_shape = [found["k_b"], found["n"]] if "n" in found else [found["k_b"]]
+        why, fix = _matmul_mismatch(a_shape, b_shape)
+        return "matmul_shape", title, why, fix
+    if "len_a" in found and op in MATMUL_OPS:  # 1-D @ 1-D: "expected tensor [3] and src [4]"
+        why = f"A dot product needs equal lengths; got {found['len_a']} and {found['len_b']}."
+        return "matmul_shape", title, why, "slice or pad so both vectors have the same length"
+    return None
+
+
+@_rule(
+    r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at \S+ dimension (\d+)"
+)
+def explain_broadcast(match, op, tensors, params) -> ErrorParts:
+    size_a, size_b, dim = (int(g) for g in match.groups())
+    if op in MATMUL_OPS and len(tensors) >= 2 and min(t.dim() for t in tensors[:2]) >= 1:
+        why, fix = _matmul_mismatch(list(tensors[0].shape), list(tensors[1].shape))
+        return "matmul_shape", "Matrix product: batch dims must broadcast", why, fix
+    why = (
+        "Broadcasting aligns shapes from the right, pads the shorter with 1s, and then each "
+        "pair of sizes must be equal or contain a 1 (the 1 is stretched). "
+    )
+    if len(tensors) >= 2:
+        padded, failing = broadcast_alignment([t.shape for t in tensors[:2]])
+        why += f"Aligned: a → {format_shape(padded[0])}, b → {format_shape(padded[1])}. "
+        if len(failing) > 1:
+            why += f"Dims {', '.join(map(str, failing))} all fail. "
+    why += f"At dim {dim} the sizes are {size_a} and {size_b}: neither is 1 to stretch."
+    fix = (
+        f"make dim {dim} agree — equal sizes, or a size-1 axis on one side (unsqueeze / "
+        "[:, None]) where it should stretch; if you meant a matrix product, use @"
+    )
+    return "broadcast", "These shapes cannot be broadcast together", why, fix
+
+
+@_rule(
+    r"expanded size of the tensor \((?P<wanted>-?\d+)\) must match the existing size "
+    r"\((?P<existing>\d+)\) at non-singleton dimension (?P<dim>\d+)(?:.*?Target sizes: "
+    r"(?P<target>\[[^\]]*\]).*?Tensor sizes: (?P<current>\[[^\]]*\]))?",
+)
+def explain_expand(match, op, tensors, params) -> ErrorParts:
+    wanted, existing, dim = (int(match[g]) for g in ("wanted", "existing", "dim"))
+    target = parse_sizes(match["target"] or "")
+    current = parse_sizes(match["current"] or "") or (list(tensors[0].shape) if tensors else [])
+    why = (
+        "expand() makes no copy: it can only stretch dims of size 1 (by giving them stride 0). "
+        f"Dim {dim} has size {existing}, which cannot become {wanted}."
+    )
+    fix = "pass -1 to keep a dim's size, or make that dim size 1 first (e.g. x[:, :1])"
+    if target and current:
+        padded = [1] * (len(target) - len(current)) + current
+        why += f" Right-aligned: tensor {format_shape(padded)}, target {format_shape(target)}."
+        pairs = list(zip(padded, target, strict=False))
+        if all(s > 0 and t > 0 and t % s == 0 for s, t in pairs):
+            factors = ", ".join(str(t // s) for s, t in pairs)
+            fix += f"; to tile real copies use x.repeat({factors})"
+        else:
+            fix += "; repeat() tiles by whole multiples if you need real copies"
+    return "broadcast", "expand() can only stretch size-1 dimensions", why, fix
+
+
+@_rule(
+    r"output with shape (?P<out>\[[^\]]*\]) doesn't match the broadcast shape (?P<result>\[.*?\])"
+)
+def explain_inplace_broadcast(match, op, tensors, params) -> ErrorParts:
+    out_shape = parse_sizes(match["out"])
+    result = parse_sizes(match["result"])
+    if len(tensors) >= 2:
+        padded, failing = broadcast_alignment([t.shape for t in tensors[:2]])
+        if not failing:
+            result = broadcast_result(padded)
+    why = (
+        f"An in-place op writes its result into the first tensor, shape {format_shape(out_shape)}. "
+        f"Broadcasting both operands gives {format_shape(result)}, which does not fit: in-place "
+        "ops may stretch the other operand but never resize the tensor they write into."
+    )
+    fix = (
+        f"use the out-of-place form (x = x + y gives a new {format_shape(result)} tensor), or "
+        f"build x at the full shape first: x = x.expand({', '.join(map(str, result))}).clone()"
+    )
+    return "broadcast", "An in-place result cannot change the tensor's shape", why, fix
+
+
+@_rule(
+    r"Sizes of tensors must match except in dimension (?P<dim>\d+)\. Expected size "
+    r"(?P<expected>\d+) but got size (?P<got>\d+) for tensor number (?P<number>\d+)",
+    r"stack expects each tensor to be equal size",
+)
+def explain_cat(match, op, tensors, params) -> ErrorParts:
+    shapes = [format_shape(t.shape) for t in tensors]
+    if match.re.pattern.startswith("Sizes"):
+        dim, expected, got, number = (int(match[g]) for g in ("dim", "expected", "got", "number"))
+        why = (
+            f"cat joins along dim {dim}, so every other dim must agree; tensor {number} has size "
+            f"{got} where tensor 0 has {expected}."
+        )
+        title = "cat() needs equal sizes in every other dimension"
+    else:
+        why = "stack adds a new dim, so every tensor must have exactly the same shape."
+        title = "stack() needs tensors of identical shape"
+    if shapes:
+        why += " Shapes: " + ", ".join(shapes) + "."
+    fix = "join along the dim where sizes differ (dim=...), or slice/pad the odd tensor to match"
+    return "cat_shape", title, why, fix
+
+
+@_rule(r"Dimension out of range \(expected to be in range of \[(-?\d+), (-?\d+)\], but got (-?\d+)")
+def explain_dim_range(match, op, tensors, params) -> ErrorParts:
+    low, high, got = (int(g) for g in match.groups())
+    why = (
+        f"Dims are counted 0..{high} from the front or {low}..-1 from the back; "
+        f"you asked for dim {got}."
+    )
+    if tensors:
+        x = tensors[0]
+        why += f" The tensor has {x.dim()} dims, shape {format_shape(x.shape)}."
+    if op == "unsqueeze":
+        why += " unsqueeze allows one position more, because it inserts a new dim."
+    fix = f"use a dim in {low}..{high} (-1 is always the last); unsqueeze() to add a dim first"
+    return "dim_out_of_range", "dim is out of range for this tensor", why, fix
+
+
+@_rule(
+    r"index (-?\d+) is out of bounds for dimension (\d+) with size (\d+)",
+    r"index out of range in self",
+)
+def explain_index(match, op, tensors, params) -> ErrorParts:
+    title = "Index is out of bounds"
+    if match.lastindex:
+        index, dim, size = (int(g) for g in match.groups())
+        why = (
+            f"Dim {dim} has size {size}, so valid indices are 0..{size - 1} "
+            f"(or -{size}..-1 from the end); {index} is outside."
+        )
+        fix = f"keep indices below {size}; the last valid one is {size - 1}"
+        return "index_out_of_bounds", title, why, fix
+    why = "An index is larger than the table it looks into (embedding / index_select / gather)."
+    fix = "make the table bigger than the largest index, e.g. nn.Embedding(max_index + 1, dim)"
+    integer = [t for t in tensors if not t.is_floating_point() and t.numel()]
+    tables = [t for t in tensors if t.is_floating_point() and t.dim()]
+    if integer and tables:
+        index = integer[0]
+        rows = tables[0].shape[0]
+        why += (
+            f" Indices run from {int(index.min())} to {int(index.max())}, but the table has "
+            f"{rows} rows (valid 0..{rows - 1})."
+        )
+    return "index_out_of_bounds", title, why, fix

@@ -1,0 +1,92 @@
+"""What a tensor is, read from torch: shape, dtype, device, autograd state and memory layout,
+plus the view/copy verdict, decided only by comparing storages (never a table of op names)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import torch
+
+
+@dataclass(frozen=True)
+class TensorIdentity:
+    shape: tuple[int, ...]
+    dtype: str
+    device: str
+    requires_grad: bool
+    is_leaf: bool
+    grad_fn: str | None
+    stride: tuple[int, ...]
+    storage_offset: int
+    is_contiguous: bool
+    element_size: int
+    numel: int
+    nbytes: int  # the bytes this tensor's elements need (numel · element size)
+    storage_nbytes: int  # the bytes of the whole storage it reads from
+
+    def rows(self) -> list[tuple[str, str]]:
+        return [
+            ("shape", f"[{', '.join(map(str, self.shape))}]  ({len(self.shape)}-d)"),
+            ("dtype", self.dtype),
+            ("device", self.device),
+            ("requires_grad", str(self.requires_grad)),
+            ("is_leaf", str(self.is_leaf)),
+            ("grad_fn", self.grad_fn or "None"),
+            ("stride", f"({', '.join(map(str, self.stride))})"),
+            ("storage_offset", str(self.storage_offset)),
+            ("is_contiguous", str(self.is_contiguous)),
+            ("element size", f"{self.element_size} bytes"),
+            ("numel", f"{self.numel:,}"),
+            ("bytes", f"{self.nbytes:,}"),
+            ("storage bytes", f"{self.storage_nbytes:,}"),
+        ]
+
+
+def identify(tensor: torch.Tensor) -> TensorIdentity:
+    return TensorIdentity(
+        shape=tuple(tensor.shape),
+        dtype=str(tensor.dtype).removeprefix("torch."),
+        device=str(tensor.device),
+        requires_grad=tensor.requires_grad,
+        is_leaf=tensor.is_leaf,
+        grad_fn=type(tensor.grad_fn).__name__ if tensor.grad_fn is not None else None,
+        stride=tuple(tensor.stride()),
+        storage_offset=tensor.storage_offset(),
+        is_contiguous=tensor.is_contiguous(),
+        element_size=tensor.element_size(),
+        numel=tensor.numel(),
+        nbytes=tensor.numel() * tensor.element_size(),
+        storage_nbytes=tensor.untyped_storage().nbytes(),
+    )
+
+
+def storage_key(tensor: torch.Tensor) -> tuple[str, int] | None:
+    """Identifies the memory a tensor reads; None for an empty storage (nothing to share)."""
+    storage = tensor.untyped_storage()
+    if storage.nbytes() == 0:
+        return None
+    return (str(tensor.device), storage.data_ptr())
+
+
+def shares_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
+    key = storage_key(a)
+    return key is not None and key == storage_key(b)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    kind: str  # "view" | "copy" | "in-place"
+    text: str
+    shared_with: tuple[str, ...] = ()
+
+
+def view_verdict(result: torch.Tensor, inputs: Mapping[str, torch.Tensor]) -> Verdict:
+    """ "view of x — shares storage" when the result reads an input's storage, else a copy."""
+    shared = tuple(name for name, tensor in inputs.items() if shares_storage(result, tensor))
+    if shared:
+        same = [n for n in shared if inputs[n] is result]
+        if same:
+            return Verdict("view", f"returned {same[0]} itself — the very same tensor", shared)
+        return Verdict("view", f"view of {', '.join(shared)} — shares storage", shared)
+    return Verdict("copy", "new storage — copy")

@@ -1,0 +1,263 @@
+"""The workspace: named tensors with provenance, the single source of tensors for every area.
+
+Each entry remembers which operation, inputs and parameters made it, so the entries form a small
+history graph. Every change is one undoable step. Listeners (the UI) are plain callbacks that
+receive a WorkspaceEvent; the workspace itself knows nothing of Qt.
+"""
+
+from __future__ import annotations
+
+import keyword
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+
+import networkx as nx
+import numpy as np
+import torch
+
+from tensorviz.core.tensor_identity import storage_key
+
+
+class WorkspaceError(ValueError):
+    """A workspace request that cannot be done (bad name, unknown tensor, nothing to undo)."""
+
+
+@dataclass(frozen=True)
+class Provenance:
+    op: str  # "arange", "transpose", "split", "duplicate", ...
+    code: str  # the equivalent PyTorch line, e.g. "x.transpose(0, 1)"
+    inputs: tuple[str, ...] = ()
+    params: dict = field(default_factory=dict)
+
+
+@dataclass
+class WorkspaceEntry:
+    name: str
+    tensor: torch.Tensor
+    provenance: Provenance
+    numpy_array: np.ndarray | None = None  # kept for from_numpy / torch.tensor(arr)
+    notes: tuple[str, ...] = ()  # traps worth a warning (e.g. torch.Tensor(n) is uninitialised)
+    version: int = 0  # bumped whenever an in-place write reaches this entry's storage
+
+
+@dataclass(frozen=True)
+class WorkspaceEvent:
+    kind: str  # "added" | "removed" | "renamed" | "changed"
+    names: tuple[str, ...]
+    old_name: str | None = None
+
+
+@dataclass
+class _UndoStep:
+    description: str
+    undo: Callable[[], None]
+
+
+class Workspace:
+    def __init__(self) -> None:
+        self._entries: dict[str, WorkspaceEntry] = {}
+        self._undo: list[_UndoStep] = []
+        self._listeners: list[Callable[[WorkspaceEvent], None]] = []
+
+    # --- reading ---------------------------------------------------------------------------------
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._entries
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __iter__(self) -> Iterator[WorkspaceEntry]:
+        return iter(list(self._entries.values()))
+
+    def names(self) -> list[str]:
+        return list(self._entries)
+
+    def entry(self, name: str) -> WorkspaceEntry:
+        try:
+            return self._entries[name]
+        except KeyError:
+            raise WorkspaceError(f"There is no tensor named '{name}'.") from None
+
+    def tensor(self, name: str) -> torch.Tensor:
+        return self.entry(name).tensor
+
+    def tensors(self) -> dict[str, torch.Tensor]:
+        return {name: e.tensor for name, e in self._entries.items()}
+
+    def sharing(self, name: str) -> list[str]:
+        """Every entry (itself included) whose tensor reads the same storage as `name`."""
+        key = storage_key(self.tensor(name))
+        if key is None:
+            return [name]
+        return [n for n, e in self._entries.items() if storage_key(e.tensor) == key]
+
+    def history_graph(self) -> nx.DiGraph:
+        """input → output edges labelled with the operation that made the output."""
+        graph = nx.DiGraph()
+        for name, e in self._entries.items():
+            graph.add_node(name, op=e.provenance.op, code=e.provenance.code)
+            for source in e.provenance.inputs:
+                if source in self._entries:
+                    graph.add_edge(source, name, op=e.provenance.op)
+        return graph
+
+    # --- listening -------------------------------------------------------------------------------
+
+    def subscribe(self, listener: Callable[[WorkspaceEvent], None]) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def _emit(self, kind: str, names, old_name: str | None = None) -> None:
+        event = WorkspaceEvent(kind, tuple(names), old_name)
+        for listener in list(self._listeners):
+            listener(event)
+
+    # --- names -----------------------------------------------------------------------------------
+
+    def check_new_name(self, name: str) -> None:
+        if not name.isidentifier() or keyword.iskeyword(name):
+            raise WorkspaceError(
+                f"'{name}' is not a valid name: use letters, digits and _, not starting with a "
+                "digit (it must work as a Python variable)."
+            )
+        if name in ("torch", "np", "nn", "F"):
+            raise WorkspaceError(f"'{name}' is reserved for the module of that name.")
+        if name in self._entries:
+            raise WorkspaceError(f"A tensor named '{name}' already exists.")
+
+    def suggest_name(self, base: str) -> str:
+        base = "".join(c if c.isalnum() or c == "_" else "_" for c in base).strip("_") or "t"
+        if base[0].isdigit() or keyword.iskeyword(base):
+            base = f"t_{base}"
+        candidate, n = base, 1
+        while candidate in self._entries or candidate in ("torch", "np", "nn", "F"):
+            n += 1
+            candidate = f"{base}{n}"
+        return candidate
+
+    # --- changing (each call is one undoable step) ---------------------------------------------
+
+    def add(self, entries: list[WorkspaceEntry], description: str | None = None) -> list[str]:
+        """Add entries (e.g. all parts of a split) as one step; names must be new and valid."""
+        seen = set()
+        for e in entries:
+            self.check_new_name(e.name)
+            if e.name in seen:
+                raise WorkspaceError(f"The name '{e.name}' is used twice.")
+            seen.add(e.name)
+        for e in entries:
+            self._entries[e.name] = e
+        names = [e.name for e in entries]
+        self._push(description or f"create {', '.join(names)}", lambda: self._remove(names))
+        self._emit("added", names)
+        return names
+
+    def add_tensor(self, name: str, tensor: torch.Tensor, provenance: Provenance, **extra) -> str:
+        return self.add([WorkspaceEntry(name, tensor, provenance, **extra)])[0]
+
+    def rename(self, old: str, new: str) -> None:
+        entry = self.entry(old)
+        if new == old:
+            return
+        self.check_new_name(new)
+        self._rename(entry, new)
+        self._push(f"rename {old} to {new}", lambda: self._rename(self._entries[new], old))
+
+    def duplicate(self, name: str, new_name: str | None = None) -> str:
+        source = self.entry(name)
+        new_name = new_name or self.suggest_name(f"{name}_copy")
+        array = source.numpy_array.copy() if source.numpy_array is not None else None
+        provenance = Provenance("duplicate", f"{name}.clone()", (name,))
+        return self.add(
+            [WorkspaceEntry(new_name, source.tensor.clone(), provenance, array)],
+            f"duplicate {name}",
+        )[0]
+
+    def delete(self, name: str) -> None:
+        entry = self.entry(name)
+        position = list(self._entries).index(name)
+        self._remove([name])
+        self._push(f"delete {name}", lambda: self._insert(entry, position))
+
+    def write_in_place(
+        self, name: str, write: Callable[[], object], description: str, reaches_tensor=True
+    ) -> list[str]:
+        """Run `write` (an in-place torch or NumPy write into `name`'s memory) as one step.
+
+        The written storage is snapshotted first so undo restores the exact bytes, and a write
+        that raises leaves the memory as it was. Returns every entry whose tensor saw the change
+        (none when only a copied NumPy array was written: `reaches_tensor=False`)."""
+        entry = self.entry(name)
+        storage = entry.tensor.untyped_storage()
+        snapshot = storage.clone()
+        array_snapshot = entry.numpy_array.copy() if entry.numpy_array is not None else None
+        try:
+            write()
+        except BaseException:
+            self._restore_bytes(entry, storage, snapshot, array_snapshot)
+            raise
+        changed = self._mark_changed(name, reaches_tensor)
+
+        def undo() -> None:
+            self._restore_bytes(entry, storage, snapshot, array_snapshot)
+            self._mark_changed(name, reaches_tensor)
+
+        self._push(description, undo)
+        return changed
+
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    def undo_description(self) -> str | None:
+        return self._undo[-1].description if self._undo else None
+
+    def undo(self) -> str:
+        if not self._undo:
+            raise WorkspaceError("Nothing to undo.")
+        step = self._undo.pop()
+        step.undo()
+        return step.description
+
+    # --- internals -------------------------------------------------------------------------------
+
+    def _push(self, description: str, undo: Callable[[], None]) -> None:
+        self._undo.append(_UndoStep(description, undo))
+
+    def _remove(self, names: list[str]) -> None:
+        for name in names:
+            self._entries.pop(name, None)
+        self._emit("removed", names)
+
+    def _insert(self, entry: WorkspaceEntry, position: int) -> None:
+        items = list(self._entries.items())
+        items.insert(position, (entry.name, entry))
+        self._entries = dict(items)
+        self._emit("added", [entry.name])
+
+    def _rename(self, entry: WorkspaceEntry, new: str) -> None:
+        old = entry.name
+        entries = {}
+        for name, e in self._entries.items():
+            if name == old:
+                e = replace(e, name=new)
+            elif old in e.provenance.inputs:  # keep the history graph connected
+                inputs = tuple(new if i == old else i for i in e.provenance.inputs)
+                e.provenance = replace(e.provenance, inputs=inputs)
+            entries[e.name] = e
+        self._entries = entries
+        self._emit("renamed", [new], old_name=old)
+
+    def _mark_changed(self, name: str, reaches_tensor: bool = True) -> list[str]:
+        changed = self.sharing(name) if reaches_tensor else []
+        for n in changed:
+            self._entries[n].version += 1
+        self._emit("changed", changed or [name])  # a NumPy-only write still refreshes `name`
+        return changed
+
+    @staticmethod
+    def _restore_bytes(entry, storage, snapshot, array_snapshot) -> None:
+        with torch.no_grad():
+            storage.copy_(snapshot)
+        if array_snapshot is not None and entry.numpy_array is not None:
+            np.copyto(entry.numpy_array, array_snapshot)

@@ -1,0 +1,1 @@
+"""The Workbench area: build tensors, apply operations, see each result."""

@@ -1,0 +1,206 @@
+"""The two forms of the Workbench: Create a tensor, and Apply an operation to one.
+
+Forms collect text and emit a request; WorkbenchPanel passes it to core (workbench_actions).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tensorviz.core.op_params import DTYPES
+from tensorviz.core.operation_specs import CATEGORIES, OPERATIONS, OPERATIONS_BY_NAME
+from tensorviz.core.tensor_creation import CREATIONS, CREATIONS_BY_NAME, CreationOptions
+from tensorviz.ui.workbench.param_form import ParamForm
+
+AUTO_DTYPE = "auto (torch infers)"
+
+
+def grouped_combo(items: list[tuple[str, str]]) -> QComboBox:
+    """A combo box of (group, name) pairs with a disabled header per group."""
+    combo = QComboBox()
+    combo.setMaxVisibleItems(30)
+    # Long preset names must not widen the whole window; the popup still shows them in full.
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(14)
+    group = None
+    for item_group, name in items:
+        if item_group != group:
+            group = item_group
+            combo.addItem(f"— {group} —")
+            combo.model().item(combo.count() - 1).setEnabled(False)
+        combo.addItem(name, name)
+    return combo
+
+
+def select_data(combo: QComboBox, value: str) -> None:
+    index = combo.findData(value)
+    if index >= 0:
+        combo.setCurrentIndex(index)
+
+
+class _ActionForm(QWidget):
+    """Kind picker + parameters + result name + a button; Ctrl+Enter or Return submits."""
+
+    def __init__(self, items, button_text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.kind = grouped_combo(items)
+        self.params = ParamForm()
+        self.result_name = QLineEdit()
+        self.result_name.setPlaceholderText("automatic")
+        self.result_name.setToolTip("Name of the new tensor (a Python identifier)")
+        self.button = QPushButton(button_text)
+        self.button.setDefault(True)
+        self.button.clicked.connect(self.submit)
+        self.params.submitted.connect(self.submit)
+        self.result_name.returnPressed.connect(self.submit)
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):
+            QShortcut(
+                QKeySequence(keys),
+                self,
+                self.submit,
+                context=Qt.ShortcutContext.WidgetWithChildrenShortcut,
+            )
+        self.kind.currentIndexChanged.connect(self._on_kind_changed)
+        self.form = QFormLayout()
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        self.bottom = QFormLayout()
+        self.bottom.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        self.bottom.addRow("name", self.result_name)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(self.form)
+        layout.addWidget(self.params)
+        layout.addLayout(self.bottom)
+        layout.addLayout(buttons)
+        layout.addStretch(1)
+
+    def current_kind(self) -> str:
+        return self.kind.currentData() or ""
+
+    def set_tensor_names(self, names: list[str]) -> None:
+        self.params.set_tensor_names(names)
+
+    def set_devices(self, devices: list[str]) -> None:
+        self.params.devices = devices
+        self._on_kind_changed(0)  # rebuild editors that list devices
+
+    def submit(self) -> None:
+        raise NotImplementedError
+
+    def _on_kind_changed(self, _index: int) -> None:
+        raise NotImplementedError
+
+
+class CreateForm(_ActionForm):
+    create_requested = Signal(str, dict, object, str)  # kind, params, CreationOptions, name
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__([(s.group, s.name) for s in CREATIONS], "Create", parent)
+        self.dtype = QComboBox()
+        self.dtype.addItems([AUTO_DTYPE, *DTYPES])
+        self.device = QComboBox()
+        self.device.addItem("cpu")
+        self.requires_grad = QCheckBox("requires_grad")
+        self.seed = QLineEdit()
+        self.seed.setPlaceholderText("none (fresh random values)")
+        self.seed.setToolTip("torch.manual_seed(seed) before random creation, for reproducibility")
+        self.form.addRow("create", self.kind)
+        self.bottom.insertRow(0, "dtype", self.dtype)
+        self.bottom.insertRow(1, "device", self.device)
+        self.bottom.insertRow(2, "", self.requires_grad)
+        self.bottom.insertRow(3, "seed", self.seed)
+        select_data(self.kind, "arange")
+        self._on_kind_changed(0)
+
+    def set_devices(self, devices: list[str]) -> None:
+        super().set_devices(devices)
+        self.device.clear()
+        self.device.addItems(devices)
+
+    def _on_kind_changed(self, _index: int) -> None:
+        spec = CREATIONS_BY_NAME.get(self.current_kind())
+        if spec is None:
+            return
+        self.params.set_specs(spec.params, spec.doc)
+        self.params.set_tensor_names(self.params.tensor_names)
+        for widget in (self.dtype, self.device, self.requires_grad):
+            widget.setEnabled(spec.uses_options)
+        self.seed.setEnabled(spec.random)
+
+    def options(self) -> CreationOptions:
+        seed_text = self.seed.text().strip()
+        return CreationOptions(
+            dtype=DTYPES.get(self.dtype.currentText()),
+            device=self.device.currentText() or "cpu",
+            requires_grad=self.requires_grad.isChecked(),
+            seed=int(seed_text) if seed_text.lstrip("-").isdigit() else None,
+        )
+
+    def seed_problem(self) -> str | None:
+        text = self.seed.text().strip()
+        if text and not text.lstrip("-").isdigit():
+            return f"seed must be a whole number, got '{text}'."
+        return None
+
+    def submit(self) -> None:
+        self.create_requested.emit(
+            self.current_kind(),
+            self.params.values(),
+            self.options(),
+            self.result_name.text().strip(),
+        )
+
+
+class OperateForm(_ActionForm):
+    apply_requested = Signal(str, str, dict, str)  # op, input name, params, result name
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        items = [(c, op.name) for c in CATEGORIES for op in OPERATIONS if op.category == c]
+        super().__init__(items, "Apply", parent)
+        self.input = QComboBox()
+        self.input.setToolTip("The tensor the operation reads (the selected tensor)")
+        self.form.addRow("input", self.input)
+        self.form.addRow("operation", self.kind)
+        select_data(self.kind, "transpose")
+        self._on_kind_changed(0)
+
+    def set_tensor_names(self, names: list[str]) -> None:
+        super().set_tensor_names(names)
+        current = self.input.currentText()
+        self.input.blockSignals(True)
+        self.input.clear()
+        self.input.addItems(names)
+        self.input.setCurrentText(current if current in names else (names[0] if names else ""))
+        self.input.blockSignals(False)
+
+    def set_input(self, name: str) -> None:
+        self.input.setCurrentText(name)
+
+    def _on_kind_changed(self, _index: int) -> None:
+        op = OPERATIONS_BY_NAME.get(self.current_kind())
+        if op is None:
+            return
+        self.params.set_specs(op.params, op.doc)
+        self.params.set_tensor_names(self.params.tensor_names)
+        self.input.setEnabled(op.takes_input)
+
+    def submit(self) -> None:
+        self.apply_requested.emit(
+            self.current_kind(),
+            self.input.currentText(),
+            self.params.values(),
+            self.result_name.text().strip(),
+        )

@@ -1,0 +1,195 @@
+"""The identity of the selected tensor: the code that made it, view or copy, who shares its
+storage, every attribute torch reports, traps worth knowing, and its NumPy twin if any."""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tensorviz.core.tensor_identity import Verdict, identify
+from tensorviz.core.workbench_actions import numpy_shares_memory
+from tensorviz.core.workspace import WorkspaceEntry
+
+VERDICT_COLOURS = {"view": "#2a9d8f", "copy": "#3d5a80", "in-place": "#e76f51"}
+
+
+def _label(text: str = "", object_name: str = "") -> QLabel:
+    label = QLabel(text)
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+    if object_name:
+        label.setObjectName(object_name)
+    return label
+
+
+class IdentityCard(QWidget):
+    tensor_link_activated = Signal(str)  # a workspace name clicked in the card
+    numpy_write_requested = Signal(str, str, str)  # name, index, value
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.name = _label(object_name="identityName")
+        self.verdict = _label(object_name="verdictBadge")
+        self.verdict.setWordWrap(False)
+        self.code = _label(object_name="codeLine")
+        self.origin = _label()
+        self.sharing = _label()
+        for link in (self.origin, self.sharing):
+            link.linkActivated.connect(self.tensor_link_activated)
+        self.grid = QGridLayout()
+        self.grid.setHorizontalSpacing(14)
+        self.grid.setVerticalSpacing(2)
+        self.value_labels: dict[str, QLabel] = {}
+        self.notes = _label(object_name="trapNote")
+        self.numpy_box = self._build_numpy_box()
+
+        header = QHBoxLayout()
+        header.addWidget(self.name)
+        header.addWidget(self.verdict)
+        header.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(header)
+        layout.addWidget(self.code)
+        layout.addWidget(self.origin)
+        layout.addWidget(self.sharing)
+        layout.addLayout(self.grid)
+        layout.addWidget(self.notes)
+        layout.addWidget(self.numpy_box)
+        layout.addStretch(1)
+        self.show_entry(None)
+
+    def _build_numpy_box(self) -> QFrame:
+        box = QFrame()
+        box.setObjectName("numpyBox")
+        self.numpy_info = _label()
+        self.numpy_index = QLineEdit("0, 0")
+        self.numpy_index.setToolTip("index into the NumPy array, e.g. 0, 0 or 1")
+        self.numpy_value = QLineEdit("99")
+        write = QPushButton("Write through NumPy")
+        write.setToolTip("arr[index] = value — then see whether the tensor changed too")
+        write.clicked.connect(self._on_numpy_write_clicked)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("arr["))
+        row.addWidget(self.numpy_index)
+        row.addWidget(QLabel("] ="))
+        row.addWidget(self.numpy_value)
+        row.addWidget(write)
+        layout = QVBoxLayout(box)
+        layout.addWidget(self.numpy_info)
+        layout.addLayout(row)
+        return box
+
+    def show_entry(
+        self,
+        entry: WorkspaceEntry | None,
+        verdict: Verdict | None = None,
+        sharing: list[str] = (),
+        code: str | None = None,
+    ) -> None:
+        self.entry = entry
+        if entry is None:
+            self.name.setText("No tensor selected")
+            for widget in (
+                self.verdict,
+                self.code,
+                self.origin,
+                self.sharing,
+                self.notes,
+                self.numpy_box,
+            ):
+                widget.hide()
+            self._fill_grid([])
+            return
+        self.name.setText(entry.name)
+        self.code.setText(f"<code>{escape(code or self._code_of(entry))}</code>")
+        self.code.show()
+        self._show_verdict(verdict)
+        inputs = [n for n in entry.provenance.inputs]
+        self.origin.setText(
+            f"made by <b>{escape(entry.provenance.op)}</b>"
+            + (f" from {self._links(inputs)}" if inputs else "")
+        )
+        self.origin.show()
+        others = [n for n in sharing if n != entry.name]
+        self.sharing.setText(
+            f"shares storage with {self._links(others)}" if others else "owns its storage alone"
+        )
+        self.sharing.show()
+        self._fill_grid(identify(entry.tensor).rows())
+        self.notes.setText("<br><br>".join(escape(n) for n in entry.notes))
+        self.notes.setVisible(bool(entry.notes))
+        self._show_numpy(entry)
+
+    def _code_of(self, entry: WorkspaceEntry) -> str:
+        lines = entry.provenance.code.splitlines() or [entry.provenance.op]
+        return "\n".join(lines[:-1] + [f"{entry.name} = {lines[-1]}"])
+
+    def _show_verdict(self, verdict: Verdict | None) -> None:
+        if verdict is None:
+            self.verdict.hide()
+            return
+        colour = VERDICT_COLOURS.get(verdict.kind, "#6b7280")
+        self.verdict.setText(escape(verdict.text))
+        self.verdict.setStyleSheet(
+            f"background:{colour}; color:white; padding:3px 8px; border-radius:4px;"
+        )
+        self.verdict.show()
+
+    @staticmethod
+    def _links(names: list[str]) -> str:
+        return ", ".join(f"<a href='{escape(n)}'>{escape(n)}</a>" for n in names)
+
+    def _fill_grid(self, rows: list[tuple[str, str]]) -> None:
+        while self.grid.count():
+            self.grid.takeAt(0).widget().deleteLater()
+        self.value_labels = {}
+        half = (len(rows) + 1) // 2
+        for i, (label, value) in enumerate(rows):
+            column = 0 if i < half else 2
+            key = QLabel(label)
+            key.setObjectName("identityKey")
+            text = QLabel(value)
+            text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self.value_labels[label] = text
+            self.grid.addWidget(key, i % half, column)
+            self.grid.addWidget(text, i % half, column + 1)
+        self.grid.setColumnStretch(1, 1)
+        self.grid.setColumnStretch(3, 1)
+
+    def _show_numpy(self, entry: WorkspaceEntry) -> None:
+        array = entry.numpy_array
+        if array is None:
+            self.numpy_box.hide()
+            return
+        shared = numpy_shares_memory(array, entry.tensor)
+        byte_strides = ", ".join(map(str, array.strides))
+        element_strides = ", ".join(map(str, entry.tensor.stride()))
+        self.numpy_info.setText(
+            f"<b>NumPy array arr</b> {array.dtype} {list(array.shape)} — byte strides "
+            f"({byte_strides}), tensor element strides ({element_strides}).<br>"
+            + (
+                "<b>Shares memory</b> with the tensor (torch.from_numpy): a write on either side "
+                "shows in the other."
+                if shared
+                else "<b>Separate memory</b> (torch.tensor(arr) copied): writes do not cross over."
+            )
+        )
+        self.numpy_box.show()
+
+    def _on_numpy_write_clicked(self) -> None:
+        if self.entry is not None:
+            self.numpy_write_requested.emit(
+                self.entry.name, self.numpy_index.text(), self.numpy_value.text()
+            )

@@ -1,0 +1,311 @@
+"""The Workbench area: the workspace list, the Create / Apply forms, the identity of the selected
+tensor (with errors explained above it) and its values. Gestures become core calls
+(workbench_actions); results and errors come back as plain objects and are shown here."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QInputDialog,
+    QLabel,
+    QListView,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tensorviz.core.tensor_identity import Verdict, view_verdict
+from tensorviz.core.workbench_actions import (
+    ActionError,
+    ActionOutcome,
+    apply_operation,
+    create_tensor,
+    input_problem,
+    write_numpy,
+)
+from tensorviz.core.workspace import Workspace, WorkspaceError, WorkspaceEvent
+from tensorviz.ui.workbench.action_forms import CreateForm, OperateForm
+from tensorviz.ui.workbench.error_panel import ErrorPanel
+from tensorviz.ui.workbench.identity_card import IdentityCard
+from tensorviz.ui.workbench.value_view import ValueView
+from tensorviz.ui.workbench.workspace_list import WorkspaceListModel
+
+
+class WorkbenchPanel(QWidget):
+    status_message = Signal(str)
+    selection_changed = Signal(str)  # the selected workspace name ("" for none)
+
+    def __init__(self, workspace: Workspace, devices: list[str] | None = None, parent=None):
+        super().__init__(parent)
+        self.workspace = workspace
+        self.selected: str | None = None
+        self.last_outcome: ActionOutcome | None = None
+        self.list_model = WorkspaceListModel(workspace, self)
+        self.create_form = CreateForm()
+        self.operate_form = OperateForm()
+        for form in (self.create_form, self.operate_form):
+            form.set_devices(devices or ["cpu"])
+        self.identity = IdentityCard()
+        self.error_panel = ErrorPanel()
+        self.values = ValueView()
+        self._build_layout()
+        self._connect()
+        self._unsubscribe = workspace.subscribe(self._on_workspace_changed)
+        self._refresh_names()
+        if workspace.names():
+            self.select(workspace.names()[-1])
+
+    # --- layout ----------------------------------------------------------------------------------
+
+    def _build_layout(self) -> None:
+        self.list_view = QListView()
+        self.list_view.setModel(self.list_model)
+        self.list_view.setObjectName("workspaceList")
+        self.list_view.setUniformItemSizes(True)
+        self.rename_button = QPushButton("Rename")
+        self.duplicate_button = QPushButton("Duplicate")
+        self.delete_button = QPushButton("Delete")
+        self.undo_button = QPushButton("Undo")
+        buttons = QGridLayout()
+        buttons.addWidget(self.rename_button, 0, 0)
+        buttons.addWidget(self.duplicate_button, 0, 1)
+        buttons.addWidget(self.delete_button, 1, 0)
+        buttons.addWidget(self.undo_button, 1, 1)
+        title = QLabel("Workspace")
+        title.setObjectName("sectionTitle")
+        hint = QLabel("Colour marks a storage: same colour, same memory.")
+        hint.setObjectName("hint")
+        hint.setWordWrap(True)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.addWidget(title)
+        left_layout.addWidget(self.list_view, 1)
+        left_layout.addWidget(hint)
+        left_layout.addLayout(buttons)
+
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.operate_form, "Apply operation")
+        self.tabs.addTab(self.create_form, "Create tensor")
+        card = QWidget()
+        card_layout = QVBoxLayout(card)
+        card_layout.setContentsMargins(0, 0, 0, 0)
+        card_layout.addWidget(self.error_panel)
+        card_layout.addWidget(self.identity, 1)
+        card_scroll = QScrollArea()
+        card_scroll.setWidget(card)
+        card_scroll.setWidgetResizable(True)
+        card_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(self.tabs)
+        top.addWidget(card_scroll)
+        top.setStretchFactor(1, 1)
+        top.setSizes([340, 560])
+        centre = QSplitter(Qt.Orientation.Vertical)
+        centre.addWidget(top)
+        centre.addWidget(self.values)
+        centre.setSizes([340, 400])
+        outer = QSplitter(Qt.Orientation.Horizontal)
+        outer.addWidget(left)
+        outer.addWidget(centre)
+        outer.setStretchFactor(1, 1)
+        outer.setSizes([230, 920])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(outer)
+
+    def _connect(self) -> None:
+        self.list_view.selectionModel().currentChanged.connect(self._on_current_changed)
+        self.create_form.create_requested.connect(self._on_create_requested)
+        self.operate_form.apply_requested.connect(self._on_apply_requested)
+        self.identity.tensor_link_activated.connect(self.select)
+        self.identity.numpy_write_requested.connect(self._on_numpy_write_requested)
+        self.rename_button.clicked.connect(self.rename_selected)
+        self.duplicate_button.clicked.connect(self.duplicate_selected)
+        self.delete_button.clicked.connect(self.delete_selected)
+        self.undo_button.clicked.connect(self.undo)
+        shortcuts = {
+            QKeySequence.StandardKey.Undo: self.undo,
+            QKeySequence("F2"): self.rename_selected,
+            QKeySequence("Ctrl+D"): self.duplicate_selected,
+        }
+        for keys, slot in shortcuts.items():
+            QShortcut(keys, self, slot, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        QShortcut(
+            QKeySequence.StandardKey.Delete,
+            self.list_view,
+            self.delete_selected,
+            context=Qt.ShortcutContext.WidgetShortcut,
+        )
+
+    # --- selection -------------------------------------------------------------------------------
+
+    def select(self, name: str) -> None:
+        row = self.list_model.row_of(name)
+        if row < 0:
+            return
+        index = self.list_model.index(row)
+        self.list_view.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+        )
+        self._show(name)
+
+    def _on_current_changed(self, current, _previous) -> None:
+        name = self.list_model.name_at(current.row()) if current.isValid() else None
+        if name and name != self.selected:
+            self._show(name)
+
+    def _show(self, name: str | None, verdict: Verdict | None = None, code: str | None = None):
+        self.selected = name
+        if name is None or name not in self.workspace:
+            self.identity.show_entry(None)
+            self.values.set_tensor(None)
+            self.selection_changed.emit("")
+            return
+        entry = self.workspace.entry(name)
+        if verdict is None:
+            inputs = {
+                n: self.workspace.tensor(n) for n in entry.provenance.inputs if n in self.workspace
+            }
+            verdict = view_verdict(entry.tensor, inputs) if inputs else None
+        self.identity.show_entry(entry, verdict, self.workspace.sharing(name), code)
+        self.values.set_tensor(entry.tensor, name)
+        self.operate_form.set_input(name)
+        self._update_buttons()
+        self.selection_changed.emit(name)
+
+    # --- actions ---------------------------------------------------------------------------------
+
+    def _run(self, action) -> ActionOutcome | None:
+        """Run a core action with a busy cursor; show its explained error instead of raising."""
+        QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            outcome = action()
+        except ActionError as error:
+            self.error_panel.show_error(error.explained)
+            self.status_message.emit(error.explained.title)
+            return None
+        finally:
+            QGuiApplication.restoreOverrideCursor()
+        self.error_panel.clear()
+        self.last_outcome = outcome
+        return outcome
+
+    def _on_create_requested(self, kind: str, params: dict, options, name: str) -> None:
+        if problem := self.create_form.seed_problem():
+            self.error_panel.show_error(input_problem(problem).explained)
+            return
+        outcome = self._run(lambda: create_tensor(self.workspace, kind, params, options, name))
+        if outcome:
+            self.create_form.result_name.clear()
+            self._show(outcome.created[0], None, outcome.code)
+            self.status_message.emit(f"Created {outcome.code.splitlines()[-1]}")
+
+    def _on_apply_requested(self, op: str, input_name: str, params: dict, name: str) -> None:
+        outcome = self._run(lambda: apply_operation(self.workspace, op, input_name, params, name))
+        if not outcome:
+            return
+        self.operate_form.result_name.clear()
+        if outcome.created:
+            first = outcome.created[0]
+            self.select(first)
+            self._show(first, outcome.verdicts.get(first), outcome.code)
+            parts = f" ({len(outcome.created)} parts)" if len(outcome.created) > 1 else ""
+            self.status_message.emit(f"{outcome.code}{parts}")
+        else:
+            self.select(input_name)
+            self._show(input_name, outcome.verdicts.get(input_name), outcome.code)
+            self.status_message.emit(f"{outcome.code} — changed {', '.join(outcome.changed)}")
+
+    def _on_numpy_write_requested(self, name: str, index: str, value: str) -> None:
+        outcome = self._run(lambda: write_numpy(self.workspace, name, index, value))
+        if outcome:
+            self._show(name, None, outcome.code)
+            self.status_message.emit(f"{outcome.code} — {outcome.notes[0]}")
+
+    def _workspace_call(self, call, done: str) -> None:
+        try:
+            call()
+        except WorkspaceError as error:
+            self.error_panel.show_error(input_problem(str(error)).explained)
+            return
+        self.error_panel.clear()
+        self.status_message.emit(done)
+
+    def rename_selected(self) -> None:
+        if not self.selected:
+            return
+        old = self.selected
+        new, ok = QInputDialog.getText(self, "Rename tensor", f"New name for {old}:", text=old)
+        if ok and new.strip() and new.strip() != old:
+            self._workspace_call(
+                lambda: self.workspace.rename(old, new.strip()), f"Renamed {old} to {new.strip()}"
+            )
+            self.select(new.strip())
+
+    def duplicate_selected(self) -> None:
+        if self.selected:
+            source = self.selected
+            self._workspace_call(
+                lambda: self.select(self.workspace.duplicate(source)),
+                f"Duplicated {source} (a clone with its own storage)",
+            )
+
+    def delete_selected(self) -> None:
+        if self.selected:
+            name = self.selected
+            self._workspace_call(
+                lambda: self.workspace.delete(name),
+                f"Deleted {name} — Undo (Ctrl+Z) brings it back",
+            )
+
+    def undo(self) -> None:
+        if self.workspace.can_undo():
+            self._workspace_call(
+                lambda: self.status_message.emit(f"Undid {self.workspace.undo()}"), ""
+            )
+
+    # --- workspace events -----------------------------------------------------------------------
+
+    def _on_workspace_changed(self, event: WorkspaceEvent) -> None:
+        self._refresh_names()
+        if event.kind == "renamed" and self.selected == event.old_name:
+            self.selected = event.names[0]
+        if self.selected not in self.workspace:
+            names = self.workspace.names()
+            self._show(names[-1] if names else None)
+        elif event.kind == "changed" and self.selected in event.names:
+            self._show(self.selected)
+        row = self.list_model.row_of(self.selected or "")
+        if row >= 0:
+            self.list_view.selectionModel().setCurrentIndex(
+                self.list_model.index(row), QItemSelectionModel.SelectionFlag.ClearAndSelect
+            )
+        self._update_buttons()
+
+    def _refresh_names(self) -> None:
+        names = self.workspace.names()
+        self.create_form.set_tensor_names(names)
+        self.operate_form.set_tensor_names(names)
+
+    def _update_buttons(self) -> None:
+        has = bool(self.selected)
+        for button in (self.rename_button, self.duplicate_button, self.delete_button):
+            button.setEnabled(has)
+        self.undo_button.setEnabled(self.workspace.can_undo())
+        description = self.workspace.undo_description()
+        self.undo_button.setText("Undo")
+        self.undo_button.setToolTip(f"Undo {description} (Ctrl+Z)" if description else "Ctrl+Z")
+
+    def shutdown(self) -> None:
+        """Stop background statistics and detach from the workspace (window closing)."""
+        self.values.shutdown()
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self.list_model.close()
+            self._unsubscribe = None
