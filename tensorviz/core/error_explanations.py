@@ -318,12 +318,15 @@ def explain_error(
     op: str | None = None,
     tensors: Sequence[torch.Tensor] = (),
     params: Mapping[str, object] | None = None,
+    names: Sequence[str] = (),
 ) -> ExplainedError:
-    """Classify ``error`` from torch's message and explain it with the real inputs. Never raises."""
+    """Classify ``error`` from torch's message and explain it with the real inputs. Never raises.
+
+    ``names`` are the workspace names of ``tensors``, so a fix can say ``x_t.reshape(-1)``."""
     message = _message_of(error)
     try:
         inputs = [t for t in tensors if isinstance(t, torch.Tensor)]
-        options = dict(params or {})
+        options = {**dict(params or {}), "input_names": tuple(names)}
         if isinstance(error, torch.OutOfMemoryError):
             whole_message = re.search(r".*", message, re.DOTALL)
             return _build(message, explain_out_of_memory(whole_message, op, inputs, options))

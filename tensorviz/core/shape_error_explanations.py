@@ -87,7 +87,8 @@ def explain_view_non_contiguous(match, op, tensors, params) -> ErrorParts:
         "view() never copies: it reads the same storage with new sizes and strides, so it can only "
         "merge dims that step through memory evenly, one after the other."
     )
-    fix = f"use x.reshape({shape}) or x.contiguous().view({shape})"
+    name = (params.get("input_names") or ("x",))[0]
+    fix = f"use {name}.reshape({shape}) or {name}.contiguous().view({shape})"
     if tensors:
         x = tensors[0]
         breaks = _contiguity_breaks(x.shape, x.stride())

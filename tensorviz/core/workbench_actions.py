@@ -137,7 +137,9 @@ def apply_operation(
             return ActionOutcome(code, (), {input_name: verdict}, tuple(changed))
         result = op.run(x, **values) if op.takes_input else op.run(None, **values)
     except Exception as error:  # noqa: BLE001 — torch refused; explain it
-        raise ActionError(explain_error(error, op_name, list(inputs.values()), values)) from None
+        raise ActionError(
+            explain_error(error, op_name, list(inputs.values()), values, list(inputs))
+        ) from None
     return _add_results(workspace, op, result, inputs, code, dict(raw_params), name)
 
 

@@ -102,6 +102,18 @@ class Workspace:
                     graph.add_edge(source, name, op=e.provenance.op)
         return graph
 
+    def lineage(self, name: str) -> list[str]:
+        """The entries `name` was made from, oldest first, ending with `name` itself."""
+        self.entry(name)
+        graph = self.history_graph()
+        family = nx.ancestors(graph, name) | {name}
+        return [
+            n
+            for n in nx.lexicographical_topological_sort(
+                graph.subgraph(family), key=self.names().index
+            )
+        ]
+
     # --- listening -------------------------------------------------------------------------------
 
     def subscribe(self, listener: Callable[[WorkspaceEvent], None]) -> Callable[[], None]:

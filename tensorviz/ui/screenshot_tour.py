@@ -17,6 +17,7 @@ from tensorviz.resource_files import resource_path
 from tensorviz.ui.app_settings import AppSettings
 from tensorviz.ui.areas import AREAS
 from tensorviz.ui.main_window import MainWindow
+from tensorviz.ui.workbench.action_forms import select_data
 
 WINDOW_SIZE = (1280, 800)
 
@@ -28,6 +29,15 @@ def _wait_until_ready(window: MainWindow, timeout_ms: int = 60_000) -> None:
     window.ready.connect(loop.quit)
     QTimer.singleShot(timeout_ms, loop.quit)
     loop.exec()
+
+
+def _stage_view_error(workbench) -> None:
+    """The classic: x.transpose(0, 1).view(-1) — torch refuses, the app explains."""
+    form = workbench.operate_form
+    select_data(form.kind, "view")
+    form.set_input("x_t")
+    form.params.set_values({"shape": "-1"})
+    form.submit()
 
 
 def take_screenshots(out_dir: Path) -> list[Path]:
@@ -47,6 +57,12 @@ def take_screenshots(out_dir: Path) -> list[Path]:
             path = out_dir / f"{area.key}.png"
             window.grab().save(str(path))
             written.append(path)
+        path = out_dir / "workbench_error.png"
+        _stage_view_error(window.panels["workbench"])
+        window.show_area("workbench")
+        app.processEvents()
+        window.grab().save(str(path))
+        written.append(path)
         about = window.show_about()
         app.processEvents()
         about.adjustSize()

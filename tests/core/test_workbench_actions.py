@@ -197,6 +197,7 @@ def test_view_error_shows_torchs_own_message():
         ws.tensor("x_t").view(-1)
     except RuntimeError as direct:
         assert caught.value.explained.torch_message == str(direct)
+    assert "x_t.reshape(-1)" in caught.value.explained.fix  # the fix names the user's tensor
 
 
 def test_in_place_writes_reach_every_view_and_undo_restores():

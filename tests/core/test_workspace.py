@@ -25,6 +25,17 @@ def test_history_graph_follows_provenance():
     assert graph.edges["x", "xt"]["op"] == "transpose"
 
 
+def test_lineage_lists_ancestors_oldest_first():
+    ws = make_workspace()
+    ws.add_tensor(
+        "y",
+        ws.tensor("xt") + ws.tensor("c").transpose(0, 1),
+        Provenance("add", "xt + c.transpose(0, 1)", ("xt", "c")),
+    )
+    assert ws.lineage("y") == ["x", "xt", "c", "y"]
+    assert ws.lineage("x") == ["x"]
+
+
 def test_rename_keeps_history_and_undo_restores_it():
     ws = make_workspace()
     events = []

@@ -11,6 +11,8 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QListView,
+    QListWidget,
+    QListWidgetItem,
     QPushButton,
     QScrollArea,
     QSplitter,
@@ -86,6 +88,14 @@ class WorkbenchPanel(QWidget):
         left_layout.addWidget(title)
         left_layout.addWidget(self.list_view, 1)
         left_layout.addWidget(hint)
+        self.history_title = QLabel("History")
+        self.history_title.setObjectName("sectionTitle")
+        self.history = QListWidget()
+        self.history.setObjectName("historyList")
+        self.history.setToolTip("How the selected tensor was made; click a step to select it")
+        self.history.setMaximumHeight(150)
+        left_layout.addWidget(self.history_title)
+        left_layout.addWidget(self.history)
         left_layout.addLayout(buttons)
 
         self.tabs = QTabWidget()
@@ -124,6 +134,9 @@ class WorkbenchPanel(QWidget):
         self.create_form.create_requested.connect(self._on_create_requested)
         self.operate_form.apply_requested.connect(self._on_apply_requested)
         self.identity.tensor_link_activated.connect(self.select)
+        self.history.itemClicked.connect(
+            lambda item: self.select(item.data(Qt.ItemDataRole.UserRole))
+        )
         self.identity.numpy_write_requested.connect(self._on_numpy_write_requested)
         self.rename_button.clicked.connect(self.rename_selected)
         self.duplicate_button.clicked.connect(self.duplicate_selected)
@@ -164,6 +177,7 @@ class WorkbenchPanel(QWidget):
         self.selected = name
         if name is None or name not in self.workspace:
             self.identity.show_entry(None)
+            self.history.clear()
             self.values.set_tensor(None)
             self.selection_changed.emit("")
             return
@@ -174,10 +188,23 @@ class WorkbenchPanel(QWidget):
             }
             verdict = view_verdict(entry.tensor, inputs) if inputs else None
         self.identity.show_entry(entry, verdict, self.workspace.sharing(name), code)
+        self._show_history(name)
         self.values.set_tensor(entry.tensor, name)
         self.operate_form.set_input(name)
         self._update_buttons()
         self.selection_changed.emit(name)
+
+    def _show_history(self, name: str) -> None:
+        self.history.clear()
+        self.history_title.setText(f"History of {name}")
+        for step in self.workspace.lineage(name):
+            provenance = self.workspace.entry(step).provenance
+            last = (provenance.code or provenance.op).splitlines()[-1]
+            item = QListWidgetItem(f"{step} = {last}")
+            item.setData(Qt.ItemDataRole.UserRole, step)
+            item.setToolTip(provenance.code)
+            self.history.addItem(item)
+        self.history.setCurrentRow(self.history.count() - 1)
 
     # --- actions ---------------------------------------------------------------------------------
 

@@ -33,7 +33,8 @@ class WorkspaceListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             shape = ", ".join(map(str, tensor.shape))
             dtype = str(tensor.dtype).removeprefix("torch.")
-            return f"{name}   [{shape}] {dtype}"
+            changed = "   ✎ changed in place" if entry.version else ""
+            return f"{name}   [{shape}] {dtype}{changed}"
         if role == self.NameRole:
             return name
         if role == Qt.ItemDataRole.ToolTipRole:

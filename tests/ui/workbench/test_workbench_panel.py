@@ -151,3 +151,19 @@ def test_values_follow_the_selection(panel, qtbot):
         panel.select("x_t")
         panel.values.set_tensor(panel.workspace.tensor("x_t"), "x_t")
     assert signal.args[0].shape == tuple(panel.workspace.tensor("x_t").shape)
+
+
+def test_history_lists_the_steps_and_clicking_one_selects_it(panel):
+    apply(panel, "reshape", "x_t", shape="-1")
+    steps = [panel.history.item(i).text() for i in range(panel.history.count())]
+    assert steps[0].startswith("x = torch.arange(24)")
+    assert steps[1] == "x_t = x.transpose(0, 1)"
+    assert steps[2] == "x_t_reshape = x_t.reshape(-1)"
+    panel.history.itemClicked.emit(panel.history.item(0))
+    assert panel.selected == "x"
+
+
+def test_list_marks_every_tensor_an_in_place_write_reached(panel):
+    apply(panel, "fill_", "x_t", value="5")
+    for row in range(panel.list_model.rowCount()):
+        assert "changed in place" in panel.list_model.index(row).data()
