@@ -108,3 +108,6 @@ def _run_env(args: argparse.Namespace) -> int:
 
 def version_text() -> str:
     return f"{PROG} {tensorviz.__version__}"
+
+
+from tensorviz import cli_train  # noqa: E402, F401 — registers `tensorviz train`

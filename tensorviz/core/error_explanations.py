@@ -255,6 +255,19 @@ def explain_no_grad(match, op, tensors, params) -> ErrorParts:
     return "backward_no_grad", "Nothing in this computation requires grad", why, fix
 
 
+def explain_integer_requires_grad(match, op, tensors, params) -> ErrorParts:
+    why = (
+        "Gradients are slopes of smooth functions, so only floating-point (and complex) tensors "
+        "can require grad. Integer tensors — Python ints become int64, arange of ints too — "
+        "cannot."
+    )
+    fix = (
+        "make the tensor float first: torch.arange(5.0), torch.tensor([1.0, 2.0]), or "
+        "x.float().requires_grad_(); or pick dtype float32 with requires_grad"
+    )
+    return "integer_requires_grad", "Only floating-point tensors can require grad", why, fix
+
+
 def _readable_bytes(count: int) -> str:
     size = float(count)
     for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
@@ -297,6 +310,10 @@ _RULES: list[tuple[str, Explainer]] = [
     (r"backward through the graph a second time", explain_freed_graph),
     (r"grad can be implicitly created only for scalar outputs", explain_non_scalar_backward),
     (r"does not require grad and does not have a grad_fn", explain_no_grad),
+    (
+        r"Only Tensors of floating point( and complex)? dtype can require gradients",
+        explain_integer_requires_grad,
+    ),
     *SHAPE_RULES,
     (
         r"dtype|scalar type|datatype|can't be cast to the desired output|Input type \(",

@@ -46,7 +46,15 @@ def dtype_name(dtype: torch.dtype) -> str:
     return str(dtype).removeprefix("torch.")
 
 
+MAX_LITERAL_CHARS = 100_000
+
+
 def _literal(spec: ParamSpec, text: str):
+    if len(text) > MAX_LITERAL_CHARS:
+        raise ParamError(
+            f"{spec.name}: {len(text):,} characters is too long to type in; load big data from a "
+            "file or build it with arange/rand and reshape."
+        )
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError, MemoryError, RecursionError):
@@ -84,6 +92,11 @@ def _tensor(spec: ParamSpec, text: str, tensors: Mapping[str, torch.Tensor]) -> 
     return tensors[text]
 
 
+def tensor_names(text: str) -> list[str]:
+    """Workspace names listed as "a, b" or "[a, b]"."""
+    return [n.strip() for n in text.replace("[", "").replace("]", "").split(",") if n.strip()]
+
+
 def parse_param(spec: ParamSpec, raw: str, tensors: Mapping[str, torch.Tensor] = {}):  # noqa: B006
     """The value of one parameter from the text a user typed (empty text means the default)."""
     text = (raw if raw is not None else "").strip() or spec.default
@@ -114,11 +127,14 @@ def parse_param(spec: ParamSpec, raw: str, tensors: Mapping[str, torch.Tensor] =
         return DTYPES[text]
     if kind == "device":
         try:
-            return torch.device(text)
+            device = torch.device(text)
         except RuntimeError:
             raise ParamError(
                 f"{spec.name}: '{text}' is not a device name (cpu, cuda:0, mps)."
             ) from None
+        if device.type == "meta":  # shapes without data: nothing to look at
+            raise ParamError(f"{spec.name}: choose a device that holds data (cpu, cuda:0, mps).")
+        return device
     if kind == "choice":
         if text not in spec.choices:
             raise ParamError(f"{spec.name} must be one of {', '.join(spec.choices)}.")
@@ -128,7 +144,7 @@ def parse_param(spec: ParamSpec, raw: str, tensors: Mapping[str, torch.Tensor] =
     if kind == "tensor":
         return _tensor(spec, text, tensors)
     if kind == "tensors":
-        names = [n.strip() for n in text.replace("[", "").replace("]", "").split(",") if n.strip()]
+        names = tensor_names(text)
         if not names:
             raise ParamError(f"{spec.name}: name at least one tensor.")
         return [_tensor(spec, n, tensors) for n in names]
@@ -148,8 +164,7 @@ def format_param(spec: ParamSpec, value, raw: str) -> str:
     if spec.kind == "device":
         return repr(str(value))
     if spec.kind == "tensors":
-        names = [n.strip() for n in raw.replace("[", "").replace("]", "").split(",") if n.strip()]
-        return "[" + ", ".join(names) + "]"
+        return "[" + ", ".join(tensor_names(raw)) + "]"
     if spec.kind in ("tensor", "tensor_or_number", "text", "literal"):
         return (raw or spec.default).strip()
     return repr(value)

@@ -28,7 +28,8 @@ class OpSpec:
     category: str
     params: tuple[ParamSpec, ...]
     run: Callable[..., object]  # run(x, **params) -> tensor | tuple of tensors
-    template: str  # e.g. "{x}.view({shape})"; {x} is the input's name
+    # e.g. "{x}.view({shape})" with {x} the input's name, or a callable(**shown) -> str
+    template: str | Callable[..., str]
     inplace: bool = False
     takes_input: bool = True  # False for cat/stack, whose tensors come from a parameter
     doc: str = ""
@@ -36,10 +37,25 @@ class OpSpec:
 
 def _reduce(fn: str):
     def run(x, dim, keepdim):
+        return getattr(x, fn)(dim=dim, keepdim=keepdim)
+
+    return run
+
+
+def _max_or_min(fn: str):
+    """x.max() over everything, or x.max(dim, keepdim) → (values, indices); torch has no
+    dim=None form for these two."""
+
+    def run(x, dim, keepdim):
         method = getattr(x, fn)
         return method() if dim is None else method(dim=dim, keepdim=keepdim)
 
     return run
+
+
+def _without_dim_when_none(with_dim: str, without_dim: str):
+    """A code template that matches what runs: `x.max()` when no dim is given."""
+    return lambda **shown: (without_dim if shown["dim"] == "None" else with_dim).format(**shown)
 
 
 def _index_assign(x, index, value):
@@ -81,7 +97,7 @@ OPERATIONS: tuple[OpSpec, ...] = (
         "Shape & views",
         (P("dim", "optional_int", "None"),),
         lambda x, dim: x.squeeze() if dim is None else x.squeeze(dim),
-        "{x}.squeeze({dim})",
+        _without_dim_when_none("{x}.squeeze({dim})", "{x}.squeeze()"),
     ),
     OpSpec(
         "unsqueeze",
@@ -298,16 +314,16 @@ OPERATIONS: tuple[OpSpec, ...] = (
         "max",
         "Reductions",
         (OPTIONAL_DIM, KEEPDIM),
-        _reduce("max"),
-        "{x}.max(dim={dim}, keepdim={keepdim})",
+        _max_or_min("max"),
+        _without_dim_when_none("{x}.max(dim={dim}, keepdim={keepdim})", "{x}.max()"),
         doc="With dim: (values, indices).",
     ),
     OpSpec(
         "min",
         "Reductions",
         (OPTIONAL_DIM, KEEPDIM),
-        _reduce("min"),
-        "{x}.min(dim={dim}, keepdim={keepdim})",
+        _max_or_min("min"),
+        _without_dim_when_none("{x}.min(dim={dim}, keepdim={keepdim})", "{x}.min()"),
         doc="With dim: (values, indices).",
     ),
     OpSpec(
@@ -388,4 +404,13 @@ OPERATIONS: tuple[OpSpec, ...] = (
 )
 
 OPERATIONS_BY_NAME = {op.name: op for op in OPERATIONS}
+
+
+def code_line(op: OpSpec, input_name: str | None, shown: dict[str, str]) -> str:
+    """The PyTorch line equivalent to running `op` with these (formatted) parameters."""
+    if callable(op.template):
+        return op.template(x=input_name, **shown)
+    return op.template.format(x=input_name, **shown)
+
+
 CATEGORIES = tuple(dict.fromkeys(op.category for op in OPERATIONS))

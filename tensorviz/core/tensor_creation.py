@@ -6,12 +6,14 @@ for. Common options — dtype, device, requires_grad, seed — apply where torch
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import torch
 
+from tensorviz.core.memory_budget import allocation_problem
 from tensorviz.core.op_params import ParamError, ParamSpec, format_param, parse_param
 
 P = ParamSpec
@@ -154,10 +156,7 @@ def _preset(shape: tuple[int, ...], fn: str, label: str, scale: float | None = N
 
 
 def _arange_3d(options: CreationOptions) -> Created:
-    tensor = torch.arange(
-        24, **{k: v for k, v in options.torch_kwargs().items() if k != "requires_grad"}
-    ).reshape(2, 3, 4)
-    return Created(tensor, "torch.arange(24).reshape(2, 3, 4)")
+    return Created(torch.arange(24).reshape(2, 3, 4), "torch.arange(24).reshape(2, 3, 4)")
 
 
 def _labels(options: CreationOptions) -> Created:
@@ -186,6 +185,7 @@ CREATIONS: tuple[CreationSpec, ...] = (
         "From data",
         (P("n", "int", "3"),),
         _legacy,
+        uses_options=False,
         doc="The capital-T trap: uninitialised memory.",
     ),
     CreationSpec("zeros", "Filled", (SHAPE,), _factory("zeros", "shape")),
@@ -259,7 +259,7 @@ CREATIONS: tuple[CreationSpec, ...] = (
         uses_options=False,
         doc="torch.tensor(arr) copies; torch.from_numpy(arr) shares the array's memory.",
     ),
-    CreationSpec("arange(24).reshape(2, 3, 4)", "Presets", (), _arange_3d),
+    CreationSpec("arange(24).reshape(2, 3, 4)", "Presets", (), _arange_3d, uses_options=False),
     CreationSpec("scalar torch.tensor(3)", "Presets", (), lambda o: _literal(o, 3)),
     CreationSpec(
         "image [1, 28, 28]",
@@ -294,6 +294,34 @@ CREATIONS: tuple[CreationSpec, ...] = (
 CREATIONS_BY_NAME = {spec.name: spec for spec in CREATIONS}
 
 
+def _needed_bytes(spec: CreationSpec, params: dict, options: CreationOptions) -> int:
+    """Bytes the creation will allocate, known before any memory is touched: torch's "meta"
+    device gives the exact shape and dtype; NumPy and the legacy constructor are estimated."""
+    if spec.uses_options:
+        try:
+            made = spec.make(replace(options, device="meta"), **params).tensor
+            return made.numel() * made.element_size()
+        except Exception:  # noqa: BLE001 — not sizable on meta: fall back to the estimate
+            pass
+    return _estimated_numel(spec, params) * 8
+
+
+def _estimated_numel(spec: CreationSpec, params: dict) -> int:
+    """Elements the creation will allocate, from its parameters, before torch runs."""
+    numel = 1
+    for size in (params.get("shape"), params.get("size")):
+        if size:
+            numel = max(numel, math.prod(size))
+    if "n" in params:
+        numel = max(numel, params["n"] ** 2 if spec.name == "eye" else params["n"])
+    if "steps" in params:
+        numel = max(numel, params["steps"])
+    if {"start", "end", "step"} <= params.keys() and params["step"]:
+        count = (params["end"] - params["start"]) / params["step"]
+        numel = max(numel, int(abs(count.real if isinstance(count, complex) else count)) + 1)
+    return numel
+
+
 def create(
     spec: CreationSpec,
     raw_params: Mapping[str, str],
@@ -302,7 +330,11 @@ def create(
 ) -> Created:  # noqa: B006
     """Validate the parameters, seed if asked, then call torch. Raises ParamError for bad
     parameters; torch's own errors propagate for the caller to explain."""
+    if not spec.uses_options:  # dtype/device/requires_grad do not apply: never pretend they did
+        options = CreationOptions(seed=options.seed)
     params = {p.name: parse_param(p, raw_params.get(p.name, ""), tensors) for p in spec.params}
+    if problem := allocation_problem(_needed_bytes(spec, params, options), spec.name):
+        raise ParamError(problem)
     if "source" in params:
         params["source_name"] = format_param(SOURCE, params["source"], raw_params["source"])
     if any(v < 0 for p in spec.params if p.kind == "ints" for v in params[p.name]):
@@ -311,9 +343,10 @@ def create(
         torch.manual_seed(options.seed)
     created = spec.make(options, **params)
     if spec.random and options.seed is not None:
+        seeding = "np.random.seed" if created.numpy_array is not None else "torch.manual_seed"
         created = Created(
             created.tensor,
-            f"torch.manual_seed({options.seed})\n{created.code}",
+            f"{seeding}({options.seed})\n{created.code}",
             created.numpy_array,
             created.notes,
         )

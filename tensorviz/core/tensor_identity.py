@@ -69,9 +69,15 @@ def storage_key(tensor: torch.Tensor) -> tuple[str, int] | None:
     return (str(tensor.device), storage.data_ptr())
 
 
+def _root(tensor: torch.Tensor) -> torch.Tensor:
+    return tensor._base if tensor._base is not None else tensor
+
+
 def shares_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
     key = storage_key(a)
-    return key is not None and key == storage_key(b)
+    if key is None:  # an empty storage has no address to compare; a view still knows its base
+        return storage_key(b) is None and _root(a) is _root(b)
+    return key == storage_key(b)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy
 import torch
@@ -133,8 +133,44 @@ def _for_accurate_moments(values: torch.Tensor) -> torch.Tensor:
     return values.to(torch.float64)
 
 
+def _without_repeats(tensor: torch.Tensor) -> tuple[torch.Tensor, int]:
+    """An expanded tensor (stride 0) reads each stored element many times; statistics need each
+    distinct element once, times the repeat factor — never a multi-GB flattened copy."""
+    index, factor = [], 1
+    for size, stride in zip(tensor.shape, tensor.stride(), strict=True):
+        repeated = stride == 0 and size > 1
+        index.append(slice(0, 1) if repeated else slice(None))
+        factor *= size if repeated else 1
+    return (tensor[tuple(index)], factor) if factor > 1 else (tensor, 1)
+
+
 def summarize(tensor: torch.Tensor) -> TensorSummary:
     tensor = tensor.detach()
+    compact, factor = _without_repeats(tensor)
+    if factor == 1:
+        return _summarize(tensor)
+    once = _summarize(compact)
+    # Moments are over finite values: each distinct finite value is repeated `factor` times.
+    n_once = compact.numel() - once.nan_count - once.inf_count
+    n_all = n_once * factor
+    std = once.std
+    if std is not None:  # same values, each repeated: rescale Bessel's n − 1
+        std = math.sqrt(std * std * (n_once - 1) / n_once * n_all / (n_all - 1))
+    elif once.mean is not None and n_all > 1:
+        std = 0.0
+    return replace(
+        once,
+        shape=tuple(tensor.shape),
+        numel=tensor.numel(),
+        std=std,
+        nan_count=once.nan_count * factor,
+        inf_count=once.inf_count * factor,
+        neg_inf_count=once.neg_inf_count * factor,
+        zero_count=once.zero_count * factor,
+    )
+
+
+def _summarize(tensor: torch.Tensor) -> TensorSummary:
     common = {
         "shape": tuple(tensor.shape),
         "dtype": dtype_name(tensor.dtype),
@@ -192,10 +228,12 @@ def finite_values_as_numpy(tensor: torch.Tensor) -> numpy.ndarray:
 
 def histogram(tensor: torch.Tensor, bins: int = 64) -> tuple[numpy.ndarray, numpy.ndarray]:
     """(counts, edges) of the finite values, as numpy.histogram gives them; empty when none."""
-    values = finite_values_as_numpy(tensor)
+    compact, factor = _without_repeats(tensor.detach())
+    values = finite_values_as_numpy(compact)
     if values.size == 0:
         return numpy.zeros(0, dtype=numpy.int64), numpy.zeros(0, dtype=numpy.float64)
-    return numpy.histogram(values, bins=bins)
+    counts, edges = numpy.histogram(values, bins=bins)
+    return counts * factor, edges
 
 
 def default_table_dims(ndim: int) -> tuple[int | None, int | None]:

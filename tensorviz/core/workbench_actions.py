@@ -4,15 +4,24 @@ ActionError carrying an ExplainedError, and leaves the workspace exactly as it w
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import torch
 
 from tensorviz.core.error_explanations import ExplainedError, explain_error
 from tensorviz.core.index_expressions import IndexSyntaxError, parse_index
-from tensorviz.core.op_params import ParamError, ParamSpec, format_param, parse_param
-from tensorviz.core.operation_specs import OPERATIONS_BY_NAME, OpSpec
+from tensorviz.core.memory_budget import operation_memory_problem
+from tensorviz.core.op_params import (
+    ParamError,
+    ParamSpec,
+    format_param,
+    parse_param,
+    tensor_names,
+)
+from tensorviz.core.operation_specs import OPERATIONS_BY_NAME, OpSpec, code_line
 from tensorviz.core.tensor_creation import CREATIONS_BY_NAME, CreationOptions, create
 from tensorviz.core.tensor_identity import Verdict, view_verdict
 from tensorviz.core.workspace import Provenance, Workspace, WorkspaceEntry, WorkspaceError
@@ -41,7 +50,7 @@ def input_problem(message: str) -> ActionError:
             title="Check the input",
             torch_message="",
             explanation=message,
-            fix="Correct the highlighted value and try again; nothing was changed.",
+            fix="Correct that value and try again; nothing was changed.",
         )
     )
 
@@ -119,13 +128,17 @@ def apply_operation(
         raise input_problem(f"Choose an input tensor for {op_name} (none named '{input_name}').")
     x = tensors[input_name] if op.takes_input else None
     values, shown = _parse_params(op, input_name or "", raw_params, tensors)
-    code = op.template.format(x=input_name, **shown)
+    code = code_line(op, input_name, shown)
     inputs = _input_tensors(op, input_name, raw_params, tensors)
     if name:
         try:
             workspace.check_new_name(name)
         except WorkspaceError as error:
             raise input_problem(str(error)) from None
+    if not op.inplace and (
+        problem := operation_memory_problem(op.run, x, values, f"The result of {code}")
+    ):
+        raise input_problem(problem)
     try:
         if op.inplace:
             changed = workspace.write_in_place(input_name, lambda: op.run(x, **values), code)
@@ -135,12 +148,26 @@ def apply_operation(
                 tuple(changed),
             )
             return ActionOutcome(code, (), {input_name: verdict}, tuple(changed))
-        result = op.run(x, **values) if op.takes_input else op.run(None, **values)
+        with warnings.catch_warnings(record=True) as caught, _torch_warns_every_time():
+            warnings.simplefilter("always")
+            result = op.run(x, **values)
     except Exception as error:  # noqa: BLE001 — torch refused; explain it
         raise ActionError(
             explain_error(error, op_name, list(inputs.values()), values, list(inputs))
         ) from None
-    return _add_results(workspace, op, result, inputs, code, dict(raw_params), name)
+    notes = tuple(dict.fromkeys(f"torch warns: {w.message}" for w in caught))
+    return _add_results(workspace, op, result, inputs, code, dict(raw_params), name, notes)
+
+
+@contextmanager
+def _torch_warns_every_time():
+    """torch warns about some things only once per process; a learner should see it each time."""
+    before = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)
+    try:
+        yield
+    finally:
+        torch.set_warn_always(before)
 
 
 def _input_tensors(op: OpSpec, input_name, raw, tensors) -> dict[str, torch.Tensor]:
@@ -151,11 +178,11 @@ def _input_tensors(op: OpSpec, input_name, raw, tensors) -> dict[str, torch.Tens
         if spec.kind in ("tensor", "tensor_or_number") and text in tensors:
             names.append(text)
         elif spec.kind == "tensors":
-            names += [n.strip() for n in text.strip("[]").split(",") if n.strip() in tensors]
+            names += [n for n in tensor_names(text) if n in tensors]
     return {n: tensors[n] for n in dict.fromkeys(names)}
 
 
-def _add_results(workspace, op, result, inputs, code, raw, name) -> ActionOutcome:
+def _add_results(workspace, op, result, inputs, code, raw, name, notes) -> ActionOutcome:
     base = name or workspace.suggest_name(f"{next(iter(inputs), op.name)}_{op.name}")
     if isinstance(result, torch.Tensor):
         parts = [(base, result)]
@@ -165,14 +192,21 @@ def _add_results(workspace, op, result, inputs, code, raw, name) -> ActionOutcom
             (workspace.suggest_name(f"{base}_{label}"), t)
             for label, t in zip(labels, result, strict=True)
         ]
+    for _, t in parts:
+        if any(size < 0 for size in t.shape):  # torch accepted e.g. expand(0, -2)
+            raise input_problem(
+                f"torch returned a tensor of shape {list(t.shape)} — a negative size is "
+                "meaningless (torch does not check it here). Use -1 only to keep a size, and "
+                "sizes ≥ 0 otherwise."
+            )
     provenance = Provenance(op.name, code, tuple(inputs), raw)
-    entries = [WorkspaceEntry(n, t, provenance) for n, t in parts]
+    entries = [WorkspaceEntry(n, t, provenance, notes=notes) for n, t in parts]
     try:
         created = workspace.add(entries, f"{', '.join(n for n, _ in parts)} = {code}")
     except WorkspaceError as error:
         raise input_problem(str(error)) from None
     verdicts = {n: view_verdict(t, inputs) for n, t in parts}
-    return ActionOutcome(f"{', '.join(created)} = {code}", tuple(created), verdicts)
+    return ActionOutcome(f"{', '.join(created)} = {code}", tuple(created), verdicts, notes=notes)
 
 
 def write_numpy(workspace: Workspace, name: str, index_text: str, value_text: str) -> ActionOutcome:

@@ -8,6 +8,8 @@ receive a WorkspaceEvent; the workspace itself knows nothing of Qt.
 from __future__ import annotations
 
 import keyword
+import traceback
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
@@ -15,7 +17,7 @@ import networkx as nx
 import numpy as np
 import torch
 
-from tensorviz.core.tensor_identity import storage_key
+from tensorviz.core.tensor_identity import shares_storage
 
 
 class WorkspaceError(ValueError):
@@ -38,6 +40,8 @@ class WorkspaceEntry:
     numpy_array: np.ndarray | None = None  # kept for from_numpy / torch.tensor(arr)
     notes: tuple[str, ...] = ()  # traps worth a warning (e.g. torch.Tensor(n) is uninitialised)
     version: int = 0  # bumped whenever an in-place write reaches this entry's storage
+    uid: int = 0  # set by the workspace: stable across renames, never reused
+    parent_uids: tuple[int, ...] = ()  # the entries named in provenance.inputs, when it was made
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,7 @@ class _UndoStep:
 class Workspace:
     def __init__(self) -> None:
         self._entries: dict[str, WorkspaceEntry] = {}
+        self._next_uid = 0
         self._undo: list[_UndoStep] = []
         self._listeners: list[Callable[[WorkspaceEvent], None]] = []
 
@@ -87,19 +92,25 @@ class Workspace:
 
     def sharing(self, name: str) -> list[str]:
         """Every entry (itself included) whose tensor reads the same storage as `name`."""
-        key = storage_key(self.tensor(name))
-        if key is None:
-            return [name]
-        return [n for n, e in self._entries.items() if storage_key(e.tensor) == key]
+        tensor = self.tensor(name)
+        return [n for n, e in self._entries.items() if shares_storage(e.tensor, tensor)]
+
+    def parents(self, name: str) -> list[str]:
+        """Current names of the entries `name` was made from (deleted ones are left out).
+
+        Provenance is kept by uid, so renaming a parent, or reusing a deleted name for a new
+        tensor, never rewires the history."""
+        by_uid = {e.uid: n for n, e in self._entries.items()}
+        return [by_uid[u] for u in self.entry(name).parent_uids if u in by_uid]
 
     def history_graph(self) -> nx.DiGraph:
-        """input → output edges labelled with the operation that made the output."""
+        """input → output edges labelled with the operation that made the output. Acyclic:
+        a parent always existed before its child."""
         graph = nx.DiGraph()
         for name, e in self._entries.items():
             graph.add_node(name, op=e.provenance.op, code=e.provenance.code)
-            for source in e.provenance.inputs:
-                if source in self._entries:
-                    graph.add_edge(source, name, op=e.provenance.op)
+            for source in self.parents(name):
+                graph.add_edge(source, name, op=e.provenance.op)
         return graph
 
     def lineage(self, name: str) -> list[str]:
@@ -121,14 +132,24 @@ class Workspace:
         return lambda: self._listeners.remove(listener)
 
     def _emit(self, kind: str, names, old_name: str | None = None) -> None:
+        """Tell listeners; a failing listener must not undo or half-apply a change already made."""
         event = WorkspaceEvent(kind, tuple(names), old_name)
         for listener in list(self._listeners):
-            listener(event)
+            try:
+                listener(event)
+            except Exception:  # noqa: BLE001 — report, keep the workspace consistent
+                traceback.print_exc()
 
     # --- names -----------------------------------------------------------------------------------
 
     def check_new_name(self, name: str) -> None:
-        if not name.isidentifier() or keyword.iskeyword(name):
+        # Python folds identifiers with NFKC ("ﬁ" → "fi"): a name that changes would make the
+        # shown code refer to a different variable.
+        if (
+            not name.isidentifier()
+            or keyword.iskeyword(name)
+            or unicodedata.normalize("NFKC", name) != name
+        ):
             raise WorkspaceError(
                 f"'{name}' is not a valid name: use letters, digits and _, not starting with a "
                 "digit (it must work as a Python variable)."
@@ -158,7 +179,13 @@ class Workspace:
             if e.name in seen:
                 raise WorkspaceError(f"The name '{e.name}' is used twice.")
             seen.add(e.name)
+        if not entries:
+            raise WorkspaceError("Nothing to add: the operation produced no tensors.")
+        uid_of = {n: e.uid for n, e in self._entries.items()}
         for e in entries:
+            self._next_uid += 1
+            e.uid = self._next_uid
+            e.parent_uids = tuple(uid_of[n] for n in e.provenance.inputs if n in uid_of)
             self._entries[e.name] = e
         names = [e.name for e in entries]
         self._push(description or f"create {', '.join(names)}", lambda: self._remove(names))
@@ -249,15 +276,10 @@ class Workspace:
 
     def _rename(self, entry: WorkspaceEntry, new: str) -> None:
         old = entry.name
-        entries = {}
-        for name, e in self._entries.items():
-            if name == old:
-                e = replace(e, name=new)
-            elif old in e.provenance.inputs:  # keep the history graph connected
-                inputs = tuple(new if i == old else i for i in e.provenance.inputs)
-                e.provenance = replace(e.provenance, inputs=inputs)
-            entries[e.name] = e
-        self._entries = entries
+        self._entries = {
+            (new if n == old else n): (replace(e, name=new) if n == old else e)
+            for n, e in self._entries.items()
+        }
         self._emit("renamed", [new], old_name=old)
 
     def _mark_changed(self, name: str, reaches_tensor: bool = True) -> list[str]:

@@ -26,6 +26,31 @@ def _build_workbench(context: AreaContext) -> QWidget:
 BUILDERS: dict[str, Callable[[AreaContext], QWidget]] = {"workbench": _build_workbench}
 
 
+def _build_layout(context: AreaContext) -> QWidget:
+    from tensorviz.ui.layout.layout_panel import LayoutPanel
+
+    return LayoutPanel(context.workspace)
+
+
+BUILDERS["layout"] = _build_layout
+
+
+def _build_training(context: AreaContext) -> QWidget:
+    from tensorviz.ui.training.training_panel import TrainingPanel
+
+    return TrainingPanel(context.environment.devices)
+
+
+BUILDERS["training"] = _build_training
+
+
+def link_areas(panels: dict[str, QWidget]) -> None:
+    """The tensor selected in the Workbench is the one the Memory layout shows."""
+    workbench, layout = panels.get("workbench"), panels.get("layout")
+    if hasattr(workbench, "selection_changed") and hasattr(layout, "show_tensor"):
+        workbench.selection_changed.connect(lambda name: name and layout.show_tensor(name))
+
+
 def default_context(environment: EnvironmentReport) -> AreaContext:
     from tensorviz.core.workbench_actions import populate_default_workspace
 

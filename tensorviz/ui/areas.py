@@ -47,6 +47,7 @@ AREAS: tuple[AreaSpec, ...] = (
             "Views that share one storage drawn over the same strip; stride 0 from expand",
             "Contiguity explained, and a step-by-step broadcasting explainer",
         ),
+        built=True,
     ),
     AreaSpec(
         "graph",
@@ -69,6 +70,7 @@ AREAS: tuple[AreaSpec, ...] = (
             "Autograd's w.grad and b.grad next to the hand-derived gradients",
             "Pitfalls to switch on: forgotten zero_grad, learning rate too large, and more",
         ),
+        built=True,
     ),
     AreaSpec(
         "files",

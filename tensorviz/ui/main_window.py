@@ -118,6 +118,11 @@ class MainWindow(QMainWindow):
         quit_action.setShortcut(QKeySequence("Ctrl+Q"))
         quit_action.setMenuRole(QAction.MenuRole.QuitRole)
 
+        edit_menu = self.menuBar().addMenu("&Edit")
+        self.undo_action = edit_menu.addAction("&Undo", self.undo)
+        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.undo_action.setStatusTip("Undo the last change to the workspace")
+
         view_menu = self.menuBar().addMenu("&View")
         self.area_actions = QActionGroup(self)
         for row, area in enumerate(AREAS):
@@ -161,6 +166,14 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentIndex(row)
         self.area_actions.actions()[row].setChecked(True)
         self.settings.set_current_area(AREAS[row].key)
+
+    def undo(self) -> None:
+        """Edit → Undo: the current area's undo (the workspace's, in the Workbench)."""
+        panel = self.panels[self.current_area()]
+        if hasattr(panel, "undo"):
+            panel.undo()
+        else:
+            self.statusBar().showMessage("Nothing to undo here", 4000)
 
     def _toggle_full_screen(self) -> None:
         self.showNormal() if self.isFullScreen() else self.showFullScreen()
@@ -246,7 +259,7 @@ class MainWindow(QMainWindow):
 
     def _build_real_areas(self, report) -> None:
         """Swap each built area's placeholder for its real panel, all on one workspace."""
-        from tensorviz.ui.area_builders import BUILDERS, default_context
+        from tensorviz.ui.area_builders import BUILDERS, default_context, link_areas
 
         self.context = default_context(report)
         for key, build in BUILDERS.items():
@@ -258,6 +271,7 @@ class MainWindow(QMainWindow):
             self.panels[key] = panel
             if hasattr(panel, "status_message"):
                 panel.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        link_areas(self.panels)
         self.stack.setCurrentIndex(self.navigation.currentRow())
 
     def _on_torch_failed(self, message: str) -> None:

@@ -40,6 +40,61 @@ def _stage_view_error(workbench) -> None:
     form.submit()
 
 
+def _stage_layout(window: MainWindow, app: QApplication, out_dir: Path) -> list[Path]:
+    """x, its transpose x_t and an expanded column x_e on one strip; then broadcasting."""
+    from tensorviz.core.workbench_actions import apply_operation
+
+    workspace = window.context.workspace
+    apply_operation(workspace, "index", "x", {"index": "..., :1"}, name="x_col")
+    apply_operation(workspace, "expand", "x_col", {"shape": "2, 3, 4"}, name="x_e")
+    panel = window.panels["layout"]
+    window.show_area("layout")
+    panel.show_tensor("x_e")
+    panel.hover_element((1, 2, 3))
+    panel.select_cell(16)
+    panel.try_in_place_write()
+    app.processEvents()
+    written = [out_dir / "layout.png", out_dir / "layout_broadcast.png"]
+    window.grab().save(str(written[0]))
+    panel.tabs.setCurrentWidget(panel.broadcasting)
+    panel.broadcasting.example_buttons["silent: [3, 1] with [4]"].click()
+    app.processEvents()
+    window.grab().save(str(written[1]))
+    panel.tabs.setCurrentIndex(0)
+    return written
+
+
+def _wait_for(condition, timeout_ms: int = 30_000) -> None:
+    loop = QEventLoop()
+    poll = QTimer()
+    poll.timeout.connect(lambda: condition() and loop.quit())
+    poll.start(10)
+    QTimer.singleShot(timeout_ms, loop.quit)
+    if not condition():
+        loop.exec()
+    poll.stop()
+
+
+def _stage_training(window: MainWindow, app: QApplication, out_dir: Path) -> list[Path]:
+    """The reference experiment paused mid-training, one phase stepped into the next epoch."""
+    panel = window.panels["training"]
+    window.show_area("training")
+    _wait_for(lambda: panel.state == "ready")
+    panel.bar.speed.setValue(4)  # 100 epochs / s
+    panel.bar.log_scale.setChecked(True)
+    panel.play()
+    _wait_for(lambda: bool(panel.history) and panel.history[-1].epoch >= 150)
+    panel.pause()
+    _wait_for(lambda: panel.history[-1].epoch == panel.worker.trainer.epoch)
+    for phase in ("forward", "loss", "backward"):
+        panel.step_phase()
+        _wait_for(lambda p=phase: panel.phase_view.current == p)
+    app.processEvents()
+    path = out_dir / "training.png"
+    window.grab().save(str(path))
+    return [path]
+
+
 def take_screenshots(out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([])
@@ -63,6 +118,8 @@ def take_screenshots(out_dir: Path) -> list[Path]:
         app.processEvents()
         window.grab().save(str(path))
         written.append(path)
+        written += _stage_layout(window, app, out_dir)
+        written += _stage_training(window, app, out_dir)
         about = window.show_about()
         app.processEvents()
         about.adjustSize()

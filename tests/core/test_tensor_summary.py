@@ -199,3 +199,23 @@ def test_slice_2d_edge_cases():
         slice_2d(torch.zeros(2, 2), 1, 1, {})
     with pytest.raises(IndexError):
         slice_2d(torch.zeros(2, 2), 0, 2, {})
+
+
+def test_expanded_tensor_statistics_equal_the_materialised_tensor_without_copying_it():
+    base = torch.tensor([[1.0], [-2.0], [float("nan")], [0.0]])
+    expanded = base.expand(4, 1000)
+    summary = summarize(expanded)
+    full = summarize(expanded.contiguous())
+    assert summary.numel == full.numel and summary.shape == full.shape
+    assert (summary.nan_count, summary.zero_count) == (full.nan_count, full.zero_count)
+    assert summary.min == full.min and summary.max == full.max
+    assert summary.mean == pytest.approx(full.mean) and summary.std == pytest.approx(full.std)
+    counts, _ = histogram(expanded)
+    full_counts, _ = histogram(expanded.contiguous())
+    assert counts.tolist() == full_counts.tolist()
+
+
+def test_huge_expanded_tensor_is_summarised_from_its_few_stored_values():
+    huge = torch.ones(1, 1).expand(100_000, 100_000)  # 40 GB if it were materialised
+    summary = summarize(huge)
+    assert summary.numel == 10**10 and summary.min == summary.max == 1.0

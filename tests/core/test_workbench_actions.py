@@ -326,3 +326,81 @@ def test_random_chains_match_torch_or_surface_its_error(shape, steps):
             continue
         current = outcome.created[0]
         assert isinstance(ws.tensor(current), torch.Tensor)
+
+
+def test_code_line_reproduces_the_result():
+    """The PyTorch line we show, run by Python itself, gives the same tensor."""
+    for op, source, params, _direct in CASES:
+        ws = workspace()
+        tensors = ws.tensors()
+        outcome = apply_operation(ws, op, source, params)
+        line = outcome.code.split(" = ", 1)[1]
+        expected = eval(line, {"torch": torch}, dict(tensors))  # test-only oracle
+        result = ws.tensor(outcome.created[0])
+        assert torch.equal(result, expected) and result.shape == expected.shape, line
+
+
+@pytest.mark.parametrize("op", ["sum", "mean", "argmax", "std"])
+def test_keepdim_is_honoured_without_dim(op):
+    ws = workspace()
+    outcome = apply_operation(ws, op, "x", {"dim": "", "keepdim": "True"})
+    expected = getattr(ws.tensor("x"), op)(dim=None, keepdim=True)
+    assert ws.tensor(outcome.created[0]).shape == expected.shape == (1, 1, 1)
+
+
+def test_max_without_dim_shows_the_call_that_ran():
+    ws = workspace()
+    outcome = apply_operation(ws, "max", "x", {"dim": "", "keepdim": "False"})
+    assert outcome.code.endswith("= x.max()")
+
+
+def test_huge_creation_is_refused_with_the_bytes_it_needs():
+    ws = Workspace()
+    with pytest.raises(ActionError) as caught:
+        create_tensor(ws, "zeros", {"shape": "100000, 100000"}, CreationOptions())
+    assert "needs 37.3 GB" in caught.value.explained.explanation
+    assert len(ws) == 0
+
+
+def test_huge_result_is_refused_before_torch_allocates_but_views_are_free():
+    ws = workspace()
+    with pytest.raises(ActionError) as caught:
+        apply_operation(ws, "repeat", "x", {"repeats": "100000, 100000, 1"})
+    assert "needs" in caught.value.explained.explanation
+    out = apply_operation(ws, "expand", "col", {"shape": "3, 10000000000"})  # stride 0: no bytes
+    assert ws.tensor(out.created[0]).stride() == (1, 0)
+
+
+def test_operation_with_no_result_tensors_is_refused():
+    ws = Workspace()
+    ws.add_tensor("e", torch.empty(0, 3), Provenance("empty", ""))
+    with pytest.raises(ActionError) as caught:
+        apply_operation(ws, "unbind", "e", {"dim": "0"})
+    assert "no tensors" in caught.value.explained.explanation
+    assert ws.names() == ["e"]
+
+
+def test_view_of_an_empty_tensor_is_a_view():
+    ws = Workspace()
+    ws.add_tensor("e", torch.empty(0, 3), Provenance("empty", ""))
+    outcome = apply_operation(ws, "view", "e", {"shape": "3, 0"})
+    assert outcome.verdicts[outcome.created[0]].kind == "view"
+
+
+def test_torch_warnings_become_notes_on_the_result():
+    ws = workspace()
+    outcome = apply_operation(ws, "T", "x", {})  # .T on 3-D is deprecated: torch warns
+    assert any("torch warns" in note for note in ws.entry(outcome.created[0]).notes)
+
+
+def test_integer_tensor_with_requires_grad_is_explained():
+    ws = Workspace()
+    with pytest.raises(ActionError) as caught:
+        create_tensor(ws, "tensor", {"data": "[1, 2]"}, CreationOptions(requires_grad=True))
+    assert caught.value.explained.kind == "integer_requires_grad"
+
+
+def test_meta_device_is_refused():
+    ws = workspace()
+    with pytest.raises(ActionError):
+        apply_operation(ws, "to_device", "x", {"device": "meta"})

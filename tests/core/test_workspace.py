@@ -104,3 +104,24 @@ def test_suggest_name_is_unique_and_valid():
 def test_undo_with_nothing_to_undo_is_a_clear_error():
     with pytest.raises(WorkspaceError, match="Nothing to undo"):
         Workspace().undo()
+
+
+def test_reusing_a_deleted_name_never_rewires_history():
+    ws = make_workspace()
+    ws.delete("x")
+    ws.add_tensor("x", ws.tensor("xt").clone(), Provenance("clone", "xt.clone()", ("xt",)))
+    assert ws.lineage("x") == ["xt", "x"]  # no loop: xt's old parent was another tensor
+    assert ws.lineage("xt") == ["xt"]
+    assert ws.parents("c") == []  # c's parent (the old x) is gone
+
+
+def test_renaming_a_parent_keeps_the_link():
+    ws = make_workspace()
+    ws.rename("x", "base")
+    assert ws.parents("xt") == ["base"]
+
+
+def test_names_that_python_would_fold_are_refused():
+    ws = make_workspace()
+    with pytest.raises(WorkspaceError):
+        ws.rename("x", "ﬁ")  # NFKC turns it into "fi"

@@ -148,3 +148,20 @@ def test_about_shows_the_environment_torch_reports(qtbot, app_settings, loaded_f
 
     assert torch.__version__ in QGuiApplication.clipboard().text()
     window.close()
+
+
+def test_workbench_selection_drives_the_memory_layout(window):
+    workbench, layout = window.panels["workbench"], window.panels["layout"]
+    workbench.select("x")
+    assert layout.picker.currentData() == "x"
+    workbench.select("x_t")
+    assert layout.picker.currentData() == "x_t"
+
+
+def test_edit_undo_undoes_the_last_workbench_step(window):
+    workbench = window.panels["workbench"]
+    workbench.duplicate_selected()
+    count = len(workbench.workspace)
+    window.show_area("workbench")
+    window.undo_action.trigger()
+    assert len(workbench.workspace) == count - 1

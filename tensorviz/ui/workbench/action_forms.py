@@ -140,19 +140,26 @@ class CreateForm(_ActionForm):
             widget.setEnabled(spec.uses_options)
         self.seed.setEnabled(spec.random)
 
+    def _seed(self) -> int | None:
+        """The typed seed; raises ValueError for anything but a whole number."""
+        text = self.seed.text().strip()
+        return int(text) if text else None
+
     def options(self) -> CreationOptions:
-        seed_text = self.seed.text().strip()
         return CreationOptions(
             dtype=DTYPES.get(self.dtype.currentText()),
             device=self.device.currentText() or "cpu",
             requires_grad=self.requires_grad.isChecked(),
-            seed=int(seed_text) if seed_text.lstrip("-").isdigit() else None,
+            seed=None if self.seed_problem() else self._seed(),
         )
 
     def seed_problem(self) -> str | None:
-        text = self.seed.text().strip()
-        if text and not text.lstrip("-").isdigit():
-            return f"seed must be a whole number, got '{text}'."
+        try:
+            seed = self._seed()
+        except ValueError:
+            return f"seed must be a whole number, got '{self.seed.text().strip()}'."
+        if seed is not None and not 0 <= seed < 2**32:  # NumPy's range, so both libraries agree
+            return f"seed must be between 0 and 4294967295, got {seed}."
         return None
 
     def submit(self) -> None:

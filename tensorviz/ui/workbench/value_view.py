@@ -74,8 +74,15 @@ def _plot_widget() -> pg.PlotWidget:
     return plot
 
 
+HEATMAP_MAX_SIDE = 2048  # more pixels than a screen shows; bounds the work for any slice
+
+
 def heatmap_values(values: numpy.ndarray) -> tuple[numpy.ndarray, tuple[float, float]]:
-    """A real image for ImageItem (|x| for complex, NaN for non-finite) and its colour levels."""
+    """A real image for ImageItem (|x| for complex, NaN for non-finite) and its colour levels.
+    Slices larger than HEATMAP_MAX_SIDE are sampled with a step (a view, no copy) first."""
+    if values.ndim == 2:
+        steps = [max(1, -(-side // HEATMAP_MAX_SIDE)) for side in values.shape]
+        values = values[:: steps[0], :: steps[1]]
     if values.dtype.kind == "c":
         values = numpy.abs(values)
     elif values.dtype.kind in "biu":
@@ -345,7 +352,7 @@ class ValueView(QWidget):
             return
         image, levels = heatmap_values(values)
         self.heatmap_image.setImage(image, autoLevels=False)
-        rows, columns = image.shape
+        rows, columns = values.shape if values.ndim == 2 else image.shape
         self.heatmap_image.setRect(-0.5, -0.5, columns, rows)  # cell (i, j) centred on (j, i)
         self.colour_bar.setLevels(levels)
         self.heatmap_plot.getPlotItem().autoRange()

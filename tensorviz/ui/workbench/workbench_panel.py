@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tensorviz.core.error_explanations import explain_error
 from tensorviz.core.tensor_identity import Verdict, view_verdict
 from tensorviz.core.workbench_actions import (
     ActionError,
@@ -46,6 +47,7 @@ class WorkbenchPanel(QWidget):
         super().__init__(parent)
         self.workspace = workspace
         self.selected: str | None = None
+        self._acting = False  # a core action is running (see _run)
         self.last_outcome: ActionOutcome | None = None
         self.list_model = WorkspaceListModel(workspace, self)
         self.create_form = CreateForm()
@@ -142,35 +144,37 @@ class WorkbenchPanel(QWidget):
         self.duplicate_button.clicked.connect(self.duplicate_selected)
         self.delete_button.clicked.connect(self.delete_selected)
         self.undo_button.clicked.connect(self.undo)
+        # Scoped to the list so typing in a form never renames, duplicates or deletes a tensor;
+        # Undo is the window's Edit → Undo (Ctrl+Z), which calls undo() below.
         shortcuts = {
-            QKeySequence.StandardKey.Undo: self.undo,
             QKeySequence("F2"): self.rename_selected,
             QKeySequence("Ctrl+D"): self.duplicate_selected,
+            QKeySequence.StandardKey.Delete: self.delete_selected,
         }
         for keys, slot in shortcuts.items():
-            QShortcut(keys, self, slot, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        QShortcut(
-            QKeySequence.StandardKey.Delete,
-            self.list_view,
-            self.delete_selected,
-            context=Qt.ShortcutContext.WidgetShortcut,
-        )
+            QShortcut(keys, self.list_view, slot, context=Qt.ShortcutContext.WidgetShortcut)
 
     # --- selection -------------------------------------------------------------------------------
 
-    def select(self, name: str) -> None:
-        row = self.list_model.row_of(name)
-        if row < 0:
+    def select(self, name: str, verdict: Verdict | None = None, code: str | None = None) -> None:
+        """Make `name` current in the list and show it (once)."""
+        if self.list_model.row_of(name) < 0:
             return
-        index = self.list_model.index(row)
-        self.list_view.selectionModel().setCurrentIndex(
-            index, QItemSelectionModel.SelectionFlag.ClearAndSelect
-        )
-        self._show(name)
+        self.selected = name  # so the list's currentChanged does not show it a second time
+        self._highlight_in_list(name)
+        self._show(name, verdict, code)
+
+    def _highlight_in_list(self, name: str) -> None:
+        row = self.list_model.row_of(name)
+        if row >= 0:
+            self.list_view.selectionModel().setCurrentIndex(
+                self.list_model.index(row), QItemSelectionModel.SelectionFlag.ClearAndSelect
+            )
 
     def _on_current_changed(self, current, _previous) -> None:
         name = self.list_model.name_at(current.row()) if current.isValid() else None
-        if name and name != self.selected:
+        if name and name != self.selected:  # the user picked another tensor
+            self.error_panel.clear()
             self._show(name)
 
     def _show(self, name: str | None, verdict: Verdict | None = None, code: str | None = None):
@@ -209,28 +213,37 @@ class WorkbenchPanel(QWidget):
     # --- actions ---------------------------------------------------------------------------------
 
     def _run(self, action) -> ActionOutcome | None:
-        """Run a core action with a busy cursor; show its explained error instead of raising."""
+        """Run a core action with a busy cursor; show its explained error instead of raising.
+        While it runs, workspace events only refresh the list: the caller shows the result once."""
         QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        self._acting = True
         try:
             outcome = action()
         except ActionError as error:
-            self.error_panel.show_error(error.explained)
-            self.status_message.emit(error.explained.title)
+            self._show_problem(error.explained)
+            return None
+        except Exception as error:  # noqa: BLE001 — never a traceback dialog; explain instead
+            self._show_problem(explain_error(error))
             return None
         finally:
+            self._acting = False
             QGuiApplication.restoreOverrideCursor()
         self.error_panel.clear()
         self.last_outcome = outcome
         return outcome
 
+    def _show_problem(self, explained) -> None:
+        self.error_panel.show_error(explained)
+        self.status_message.emit(explained.title)
+
     def _on_create_requested(self, kind: str, params: dict, options, name: str) -> None:
         if problem := self.create_form.seed_problem():
-            self.error_panel.show_error(input_problem(problem).explained)
+            self._show_problem(input_problem(problem).explained)
             return
         outcome = self._run(lambda: create_tensor(self.workspace, kind, params, options, name))
         if outcome:
             self.create_form.result_name.clear()
-            self._show(outcome.created[0], None, outcome.code)
+            self.select(outcome.created[0], None, outcome.code)
             self.status_message.emit(f"Created {outcome.code.splitlines()[-1]}")
 
     def _on_apply_requested(self, op: str, input_name: str, params: dict, name: str) -> None:
@@ -240,40 +253,41 @@ class WorkbenchPanel(QWidget):
         self.operate_form.result_name.clear()
         if outcome.created:
             first = outcome.created[0]
-            self.select(first)
-            self._show(first, outcome.verdicts.get(first), outcome.code)
+            self.select(first, outcome.verdicts.get(first), outcome.code)
             parts = f" ({len(outcome.created)} parts)" if len(outcome.created) > 1 else ""
             self.status_message.emit(f"{outcome.code}{parts}")
         else:
-            self.select(input_name)
-            self._show(input_name, outcome.verdicts.get(input_name), outcome.code)
+            self.select(input_name, outcome.verdicts.get(input_name), outcome.code)
             self.status_message.emit(f"{outcome.code} — changed {', '.join(outcome.changed)}")
 
     def _on_numpy_write_requested(self, name: str, index: str, value: str) -> None:
         outcome = self._run(lambda: write_numpy(self.workspace, name, index, value))
         if outcome:
-            self._show(name, None, outcome.code)
+            self.select(name, None, outcome.code)
             self.status_message.emit(f"{outcome.code} — {outcome.notes[0]}")
 
-    def _workspace_call(self, call, done: str) -> None:
+    def _workspace_call(self, call, done: str) -> bool:
         try:
             call()
         except WorkspaceError as error:
-            self.error_panel.show_error(input_problem(str(error)).explained)
-            return
+            self._show_problem(input_problem(str(error)).explained)
+            return False
         self.error_panel.clear()
         self.status_message.emit(done)
+        return True
 
     def rename_selected(self) -> None:
         if not self.selected:
             return
         old = self.selected
         new, ok = QInputDialog.getText(self, "Rename tensor", f"New name for {old}:", text=old)
-        if ok and new.strip() and new.strip() != old:
-            self._workspace_call(
-                lambda: self.workspace.rename(old, new.strip()), f"Renamed {old} to {new.strip()}"
+        new = new.strip()
+        if ok and new and new != old:
+            renamed = self._workspace_call(
+                lambda: self.workspace.rename(old, new), f"Renamed {old} to {new}"
             )
-            self.select(new.strip())
+            if renamed:
+                self.select(new)
 
     def duplicate_selected(self) -> None:
         if self.selected:
@@ -292,10 +306,11 @@ class WorkbenchPanel(QWidget):
             )
 
     def undo(self) -> None:
-        if self.workspace.can_undo():
-            self._workspace_call(
-                lambda: self.status_message.emit(f"Undid {self.workspace.undo()}"), ""
-            )
+        if not self.workspace.can_undo():
+            self.status_message.emit("Nothing to undo")
+            return
+        description = self.workspace.undo_description()
+        self._workspace_call(self.workspace.undo, f"Undid {description}")
 
     # --- workspace events -----------------------------------------------------------------------
 
@@ -303,17 +318,16 @@ class WorkbenchPanel(QWidget):
         self._refresh_names()
         if event.kind == "renamed" and self.selected == event.old_name:
             self.selected = event.names[0]
+        self._update_buttons()
+        if self._acting:  # the action's handler shows its result once it returns
+            self._highlight_in_list(self.selected or "")
+            return
         if self.selected not in self.workspace:
             names = self.workspace.names()
             self._show(names[-1] if names else None)
-        elif event.kind == "changed" and self.selected in event.names:
+        else:  # names in the card, history and values may all have changed
             self._show(self.selected)
-        row = self.list_model.row_of(self.selected or "")
-        if row >= 0:
-            self.list_view.selectionModel().setCurrentIndex(
-                self.list_model.index(row), QItemSelectionModel.SelectionFlag.ClearAndSelect
-            )
-        self._update_buttons()
+        self._highlight_in_list(self.selected or "")
 
     def _refresh_names(self) -> None:
         names = self.workspace.names()

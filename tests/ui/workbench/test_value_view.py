@@ -201,3 +201,12 @@ def test_closing_joins_the_worker(qtbot, value_view):
     value_view.set_tensor(torch.randn(BACKGROUND_THRESHOLD + 1))
     value_view.close()
     assert not value_view.is_computing()
+
+
+def test_heatmap_of_a_huge_expanded_slice_is_sampled_not_materialised():
+    from tensorviz.ui.workbench.value_view import HEATMAP_MAX_SIDE, heatmap_values
+
+    huge = torch.arange(3.0).reshape(3, 1).expand(3, 10**7).numpy()  # a stride-0 numpy view
+    image, levels = heatmap_values(huge)
+    assert image.shape[0] == 3 and image.shape[1] <= HEATMAP_MAX_SIDE
+    assert levels == (0.0, 2.0)

@@ -90,8 +90,10 @@ def test_in_place_write_refreshes_views_and_undo_restores(panel, qtbot):
     apply(panel, "zero_", "x_t")
     assert torch.count_nonzero(panel.workspace.tensor("x")) == 0
     assert panel.identity.verdict.text().startswith("in place")
+    assert panel.values.model.index(0, 1).data() == "0"  # the table shows the new values
     panel.undo()
     assert torch.equal(panel.workspace.tensor("x"), before)
+    assert panel.values.model.index(0, 1).data() != "0"
 
 
 def test_split_adds_every_part_and_links_back_to_the_input(panel):
@@ -145,12 +147,47 @@ def test_numpy_write_crosses_over_only_when_shared(panel):
     assert panel.workspace.tensor("a")[0, 0].item() == 42
 
 
-def test_values_follow_the_selection(panel, qtbot):
-    panel.select("x")
+def test_values_follow_a_click_in_the_list(panel, qtbot):
+    row = panel.list_model.row_of("x")
     with qtbot.waitSignal(panel.values.statistics_ready, timeout=10_000) as signal:
-        panel.select("x_t")
-        panel.values.set_tensor(panel.workspace.tensor("x_t"), "x_t")
-    assert signal.args[0].shape == tuple(panel.workspace.tensor("x_t").shape)
+        panel.list_view.setCurrentIndex(panel.list_model.index(row))  # as a click does
+    assert panel.selected == "x"
+    assert signal.args[0].shape == tuple(panel.workspace.tensor("x").shape)
+
+
+def test_create_makes_the_new_tensor_current_in_the_list(panel):
+    create(panel, "zeros", name="z", shape="2")
+    current = panel.list_view.currentIndex()
+    assert panel.list_model.name_at(current.row()) == "z" == panel.selected
+
+
+@pytest.mark.parametrize("seed", ["--5", "²", "1.5", "-1", "99999999999"])
+def test_bad_seed_is_explained_not_a_crash(panel, seed):
+    panel.create_form.seed.setText(seed)
+    names = panel.workspace.names()
+    create(panel, "rand", shape="2")
+    assert "seed" in panel.error_panel.explained.explanation
+    assert panel.workspace.names() == names
+
+
+def test_failed_rename_keeps_the_selection(panel, monkeypatch):
+    from PySide6.QtWidgets import QInputDialog
+
+    panel.select("x")
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("x_t", True))
+    panel.rename_selected()
+    assert panel.selected == "x"
+
+
+def test_undo_of_a_rename_refreshes_the_card(panel, monkeypatch):
+    from PySide6.QtWidgets import QInputDialog
+
+    panel.select("x")
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("base", True))
+    panel.rename_selected()
+    assert panel.identity.name.text() == "base"
+    panel.undo()
+    assert panel.selected == "x" and panel.identity.name.text() == "x"
 
 
 def test_history_lists_the_steps_and_clicking_one_selects_it(panel):
@@ -167,3 +204,10 @@ def test_list_marks_every_tensor_an_in_place_write_reached(panel):
     apply(panel, "fill_", "x_t", value="5")
     for row in range(panel.list_model.rowCount()):
         assert "changed in place" in panel.list_model.index(row).data()
+
+
+def test_undo_reports_what_it_undid(panel, qtbot):
+    apply(panel, "clone", "x")
+    with qtbot.waitSignal(panel.status_message) as signal:
+        panel.undo()
+    assert signal.args == ["Undid x_clone = x.clone()"]

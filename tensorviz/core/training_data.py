@@ -1,0 +1,233 @@
+"""The reference linear-regression experiment: its configuration, its data and its exact answers.
+
+Data is made in exactly the order a learner's plain script makes it, so a run here and a run of
+that script give the same numbers bit for bit::
+
+    np.random.seed(seed)
+    x = np.random.rand(n, 1) * 10
+    y = slope * x + intercept + np.random.randn(n, 1) * noise
+    x, y = torch.from_numpy(x).float(), torch.from_numpy(y).float()
+
+or the user's own x, y from a CSV or a .pt file. The closed-form least-squares answer and the loss
+surface over (w, b) are computed here too, so the UI and the CLI draw the same numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import tempfile
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+import numpy as np
+import torch
+
+UPDATE_STYLES = ("manual", "sgd", "adam")
+
+
+class TrainingConfigError(ValueError):
+    """A configuration or data file that cannot be trained on; the message is one plain line."""
+
+
+@dataclass(frozen=True)
+class TrainingConfig:
+    seed: int = 42
+    n: int = 100
+    slope: float = 2.5
+    intercept: float = 1.8
+    noise: float = 2.0
+    lr: float = 0.01
+    epochs: int = 500
+    batch_size: int | None = None  # None: full batch, one update per epoch
+    update_style: str = "manual"  # manual | sgd | adam
+    momentum: float = 0.0
+    weight_decay: float = 0.0
+    device: str = "cpu"
+    normalise_x: bool = False  # standardise x to mean 0, std 1 before training
+    forget_zero_grad: bool = False
+    update_without_no_grad: bool = False
+    clip_grad_norm: float | None = None  # max norm for torch.nn.utils.clip_grad_norm_
+    data_path: str | None = None  # the user's own x, y (.csv or .pt) instead of the generated data
+
+    def validate(self) -> None:
+        """Raise TrainingConfigError naming the first bad setting."""
+        problems = [
+            (self.n < 2, "n must be at least 2"),
+            (self.epochs < 1, "epochs must be at least 1"),
+            (not self.lr > 0, "lr must be a positive number"),
+            (self.batch_size is not None and self.batch_size < 1, "batch size must be ≥ 1"),
+            (self.update_style not in UPDATE_STYLES, f"optimizer must be one of {UPDATE_STYLES}"),
+            (not 0 <= self.momentum < 1, "momentum must be in [0, 1)"),
+            (self.weight_decay < 0, "weight decay must be ≥ 0"),
+            (self.noise < 0, "noise must be ≥ 0"),
+            (self.clip_grad_norm is not None and not self.clip_grad_norm > 0, "clip must be > 0"),
+            (
+                self.update_style == "manual" and (self.momentum or self.weight_decay),
+                "momentum and weight decay need the sgd optimizer (adam: weight decay)",
+            ),
+            (self.update_style == "adam" and self.momentum, "adam has no momentum setting"),
+            (
+                self.update_without_no_grad and self.update_style != "manual",
+                "'update without no_grad' is a pitfall of the manual update only",
+            ),
+        ]
+        for failed, message in problems:
+            if failed:
+                raise TrainingConfigError(message)
+        try:
+            torch.device(self.device)
+        except RuntimeError as error:
+            raise TrainingConfigError(f"unknown device {self.device!r}") from error
+
+    def with_changes(self, **changes) -> TrainingConfig:
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class TrainingData:
+    """x and y as float32 column tensors on the CPU, plus what is known about the truth."""
+
+    x: torch.Tensor
+    y: torch.Tensor
+    true_w: float | None  # None for the user's own data
+    true_b: float | None
+    source: str
+
+    @property
+    def n(self) -> int:
+        return int(self.x.shape[0])
+
+
+def make_data(config: TrainingConfig) -> TrainingData:
+    """The reference data (or the user's file), normalised if the config asks for it."""
+    if config.data_path:
+        x_np, y_np = load_xy(config.data_path)
+        x, y = torch.from_numpy(x_np).float(), torch.from_numpy(y_np).float()
+        true_w = true_b = None
+        source = Path(config.data_path).name
+    else:
+        np.random.seed(config.seed)
+        x_np = np.random.rand(config.n, 1) * 10
+        y_np = config.slope * x_np + config.intercept + np.random.randn(config.n, 1) * config.noise
+        x, y = torch.from_numpy(x_np).float(), torch.from_numpy(y_np).float()
+        true_w, true_b = config.slope, config.intercept
+        source = f"y = {config.slope:g}·x + {config.intercept:g} + noise·{config.noise:g}"
+    if config.normalise_x:
+        mean, std = x.mean(), x.std()
+        x = (x - mean) / std
+        if true_w is not None:  # the same line, written in the normalised coordinate
+            true_w, true_b = true_w * float(std), true_b + true_w * float(mean)
+        source += " (x normalised)"
+    return TrainingData(x, y, true_w, true_b, source)
+
+
+def load_xy(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]:
+    """x, y as (n, 1) float64 arrays from a two-column CSV (header optional) or a .pt file holding
+    {'x': ..., 'y': ...}, a pair (x, y) or an (n, 2) tensor. Raises TrainingConfigError."""
+    path = Path(path)
+    try:
+        if path.suffix.lower() in (".pt", ".pth"):
+            columns = _xy_from_object(torch.load(path, weights_only=True, map_location="cpu"))
+        else:
+            columns = _xy_from_csv(path)
+    except TrainingConfigError:
+        raise
+    except (OSError, RuntimeError, ValueError, EOFError) as error:
+        raise TrainingConfigError(f"cannot read {path.name}: {error}") from error
+    x, y = (np.asarray(c, dtype=np.float64).reshape(-1, 1) for c in columns)
+    if x.shape != y.shape or x.shape[0] < 2:
+        raise TrainingConfigError(f"{path.name}: need x and y of equal length ≥ 2")
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        raise TrainingConfigError(f"{path.name}: x and y must be finite numbers")
+    return x, y
+
+
+def _xy_from_object(obj) -> tuple:
+    if isinstance(obj, dict) and "x" in obj and "y" in obj:
+        return obj["x"].detach().double().numpy(), obj["y"].detach().double().numpy()
+    if isinstance(obj, list | tuple) and len(obj) == 2:
+        return tuple(torch.as_tensor(t).detach().double().numpy() for t in obj)
+    if isinstance(obj, torch.Tensor) and obj.dim() == 2 and obj.shape[1] == 2:
+        values = obj.detach().double().numpy()
+        return values[:, 0], values[:, 1]
+    raise TrainingConfigError("a .pt file must hold {'x': x, 'y': y}, a pair (x, y) or an (n, 2)")
+
+
+def _xy_from_csv(path: Path) -> tuple:
+    rows = []
+    with path.open(newline="", encoding="utf-8") as handle:
+        for number, row in enumerate(csv.reader(handle)):
+            if not row or row[0].lstrip().startswith("#"):
+                continue
+            try:
+                rows.append((float(row[0]), float(row[1])))
+            except (ValueError, IndexError):
+                if number == 0 and not rows:
+                    continue  # a header line
+                raise TrainingConfigError(
+                    f"{path.name} line {number + 1}: expected two numbers x, y"
+                ) from None
+    if not rows:
+        raise TrainingConfigError(f"{path.name}: no x, y rows found")
+    values = np.array(rows)
+    return values[:, 0], values[:, 1]
+
+
+def least_squares(x: torch.Tensor, y: torch.Tensor) -> tuple[float, float]:
+    """The closed-form minimiser of mean((w·x + b − y)²), in float64 from the float32 data."""
+    xs, ys = x.double().flatten(), y.double().flatten()
+    dx, dy = xs - xs.mean(), ys - ys.mean()
+    w = (dx * dy).sum() / (dx * dx).sum()
+    return float(w), float(ys.mean() - w * xs.mean())
+
+
+@dataclass(frozen=True)
+class LossSurface:
+    w_values: np.ndarray  # (nw,)
+    b_values: np.ndarray  # (nb,)
+    loss: np.ndarray  # (nw, nb): loss[i, j] at w_values[i], b_values[j]
+
+
+def loss_surface(
+    x: torch.Tensor, y: torch.Tensor, w_range: tuple[float, float], b_range, steps: int = 90
+) -> LossSurface:
+    """MSE over a (w, b) grid, with torch: the expanded quadratic, exact and O(grid + n)."""
+    xs, ys = x.double().flatten(), y.double().flatten()
+    w = torch.linspace(*w_range, steps, dtype=torch.float64)[:, None]
+    b = torch.linspace(*b_range, steps, dtype=torch.float64)[None, :]
+    mx, my = xs.mean(), ys.mean()
+    mxx, mxy, myy = (xs * xs).mean(), (xs * ys).mean(), (ys * ys).mean()
+    loss = w * w * mxx + 2 * w * b * mx + b * b - 2 * w * mxy - 2 * b * my + myy
+    return LossSurface(w.flatten().numpy(), b.flatten().numpy(), loss.clamp_min(0).numpy())
+
+
+def surface_ranges(points: list[tuple[float, float]]) -> tuple[tuple, tuple]:
+    """(w_range, b_range) covering the given (w, b) points with a margin."""
+    ws, bs = [p[0] for p in points], [p[1] for p in points]
+    w_span = max(max(ws) - min(ws), 1.0)
+    b_span = max(max(bs) - min(bs), 1.0)
+    return (
+        (min(ws) - 0.35 * w_span, max(ws) + 0.35 * w_span),
+        (min(bs) - 0.35 * b_span, max(bs) + 0.35 * b_span),
+    )
+
+
+def write_atomically(path: str | os.PathLike, write) -> None:
+    """Call write(temporary_path), then move it over `path` in one step (os.replace)."""
+    path = Path(path)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+    os.close(handle)
+    try:
+        write(temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def write_text_atomically(path: str | os.PathLike, text: str) -> None:
+    write_atomically(path, lambda temporary: Path(temporary).write_text(text, encoding="utf-8"))

@@ -1,0 +1,1 @@
+"""The Memory layout area: logical grid, storage strips, broadcasting explainer."""

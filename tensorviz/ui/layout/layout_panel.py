@@ -1,0 +1,396 @@
+"""The Memory layout area: pick a workspace tensor and see its logical grid beside the storage
+strips it reads, linked both ways; contiguity, stride 0, walk mode and the broadcasting explainer.
+
+Everything computed comes from core (strides, storage_sharing, write_probe, broadcasting); this
+panel wires gestures to those calls and hands the answers to the views."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tensorviz.core.storage_sharing import StorageGroup, StripMember, sharing_groups
+from tensorviz.core.strides import (
+    Layout,
+    cached_read_counts,
+    elements_reading,
+    slice_storage_indices,
+    storage_index_of,
+    stride_zero_dims,
+    walk_step,
+)
+from tensorviz.core.workspace import Workspace, WorkspaceEvent
+from tensorviz.core.write_probe import probe_in_place_write
+from tensorviz.ui.layout import layout_texts
+from tensorviz.ui.layout.broadcast_explainer import BroadcastExplainer
+from tensorviz.ui.layout.layout_details import LayoutDetails
+from tensorviz.ui.layout.logical_grid import LogicalGridView
+from tensorviz.ui.layout.picture_export import export_picture
+from tensorviz.ui.layout.slice_controls import SliceControls
+from tensorviz.ui.layout.storage_strip import StorageStripView
+
+TRAIL = 10  # storage indices remembered by the walk
+
+
+class LayoutPanel(QWidget):
+    status_message = Signal(str)
+    tensor_changed = Signal(str)  # the tensor now shown ("" for none)
+
+    def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.workspace = workspace
+        self.name = ""
+        self.member: StripMember | None = None  # the shown tensor, in strip cells
+        self.group: StorageGroup | None = None
+        self.hovered_index: tuple[int, ...] | None = None
+        self.selected_cell: int | None = None
+        self.walk_trail: list[int] = []
+        self.walk_index: tuple[int, ...] | None = None
+        self._stale = False  # the workspace changed while the panel was hidden
+        self._build()
+        self._unsubscribe = workspace.subscribe(self._on_workspace_changed)
+        self._refill_picker()
+        names = workspace.names()
+        self.show_tensor(names[-1] if names else "")
+
+    # --- construction ----------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.picker = QComboBox()
+        self.picker.setMinimumContentsLength(12)
+        self.picker.currentIndexChanged.connect(self._on_tensor_changed)
+        self.export_png = QPushButton("Export PNG…")
+        self.export_svg = QPushButton("Export SVG…")
+        self.export_png.clicked.connect(lambda: self._on_export_clicked("png"))
+        self.export_svg.clicked.connect(lambda: self._on_export_clicked("svg"))
+        top = QHBoxLayout()
+        title = QLabel("Tensor")
+        title.setObjectName("sectionTitle")
+        top.addWidget(title)
+        top.addWidget(self.picker)
+        self.slice_controls = SliceControls()
+        self.slice_controls.slice_changed.connect(self._on_slice_changed)
+        self.summary = QLabel()
+        self.summary.setObjectName("hint")
+        self.summary.setWordWrap(True)
+        top.addWidget(self.summary, 1)
+        top.addWidget(self.export_png)
+        top.addWidget(self.export_svg)
+
+        self.grid = LogicalGridView()
+        self.grid.element_hovered.connect(self._on_element_hovered)
+        self.grid.element_clicked.connect(self._on_element_clicked)
+        self.strips = StorageStripView()
+        self.strips.cell_hovered.connect(self._on_cell_hovered)
+        self.strips.cell_clicked.connect(self._on_cell_clicked)
+        self.grid_caption = QLabel()
+        self.grid_caption.setObjectName("hint")
+        self.grid_caption.setWordWrap(True)
+        strip_scroll = QScrollArea()
+        strip_scroll.setWidget(self.strips)
+        strip_scroll.setWidgetResizable(True)
+        strip_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        strip_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        grid_box = QWidget()
+        grid_layout = QVBoxLayout(grid_box)
+        grid_layout.setContentsMargins(0, 0, 0, 0)
+        grid_layout.addWidget(self.slice_controls)
+        grid_layout.addWidget(self.grid_caption)
+        grid_layout.addWidget(self.grid, 1)
+        picture = QSplitter(Qt.Orientation.Vertical)
+        picture.addWidget(grid_box)
+        picture.addWidget(strip_scroll)
+        picture.setStretchFactor(0, 3)
+        picture.setStretchFactor(1, 2)
+        picture.setSizes([430, 250])
+
+        self.details = LayoutDetails()
+        self.details.write_button.clicked.connect(self._on_write_clicked)
+        self.details.walk.position_changed.connect(self._on_walk_changed)
+        details_scroll = QScrollArea()
+        details_scroll.setWidget(self.details)
+        details_scroll.setWidgetResizable(True)
+        details_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        details_scroll.setMinimumWidth(220)
+        details_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        body = QSplitter(Qt.Orientation.Horizontal)
+        body.addWidget(picture)
+        body.addWidget(details_scroll)
+        body.setStretchFactor(0, 3)
+        body.setStretchFactor(1, 2)
+        body.setSizes([640, 380])
+
+        strides_tab = QWidget()
+        column = QVBoxLayout(strides_tab)
+        column.addLayout(top)
+        column.addWidget(body, 1)
+        self.broadcasting = BroadcastExplainer(self.workspace)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(strides_tab, "Strides && storage")
+        self.tabs.addTab(self.broadcasting, "Broadcasting")
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(6, 6, 6, 6)
+        outer.addWidget(self.tabs)
+
+    # --- the shown tensor ------------------------------------------------------------------------
+
+    def show_tensor(self, name: str) -> None:
+        """Show workspace tensor `name` (the Workbench selection can drive this)."""
+        row = self.picker.findData(name)
+        if row >= 0 and row != self.picker.currentIndex():
+            self.picker.setCurrentIndex(row)  # → _on_tensor_changed
+        elif row >= 0 or not name:
+            self._show(name if row >= 0 else "")
+
+    def _refill_picker(self) -> None:
+        self.picker.blockSignals(True)
+        self.picker.clear()
+        for name in self.workspace.names():
+            tensor = self.workspace.tensor(name)
+            self.picker.addItem(f"{name}  [{', '.join(map(str, tensor.shape))}]", name)
+        self.picker.blockSignals(False)
+
+    def _on_tensor_changed(self, row: int) -> None:
+        self._show(self.picker.itemData(row) or "")
+
+    def _show(self, name: str) -> None:
+        self.name, self._stale = name, False
+        self.selected_cell, self.hovered_index = None, None
+        self.details.error_panel.clear()
+        self._recompute()
+        self.tensor_changed.emit(name)
+
+    def _recompute(self) -> None:
+        """Groups, read counts and every view, after a new tensor or a workspace change."""
+        if self.name not in self.workspace:
+            self.name = ""
+        self.hovered_index = None  # the tensor (or its shape) may have changed under the pointer
+        groups = sharing_groups(self.workspace)
+        mine = next((g for g in groups if self.name in g.names), None)
+        ordered = ([mine] if mine else []) + [g for g in groups if g is not mine]
+        counts = {m.name: cached_read_counts(m.layout, g.cells) for g in ordered for m in g.members}
+        if mine is None or (self.selected_cell or 0) >= mine.cells:
+            self.selected_cell = None
+        self.group = mine
+        self.member = next((m for m in mine.members if m.name == self.name), None) if mine else None
+        self.strips.set_groups(ordered, counts, self.name)
+        tensor = self.workspace.tensor(self.name) if self.name else None
+        shape = tuple(tensor.shape) if tensor is not None else ()
+        self.slice_controls.set_shape(shape)
+        self.details.walk.set_length(tensor.numel() if tensor is not None else 0)
+        self.walk_trail, self.walk_index = [], None
+        self.details.walk_text.setText("Step or Play to read the elements in logical order.")
+        zero = tensor is not None and bool(stride_zero_dims(Layout.of(tensor)))
+        self.details.write_button.setEnabled(zero)
+        self._refresh_layout_text(tensor)
+        self._on_slice_changed()
+
+    def _refresh_layout_text(self, tensor) -> None:
+        if tensor is None:
+            self.details.layout_text.setText("The workspace is empty: create a tensor first.")
+            self.details.formula.setText("")
+            self.details.cell.setText("")
+            self.summary.setText("")
+            return
+        self.summary.setText(layout_texts.summary_text(tensor))
+        self.details.layout_text.setText(
+            layout_texts.layout_html(
+                self.name,
+                Layout.of(tensor),
+                self.member.byte_stride if self.member else (),
+                [m for m in self.group.members if m.name != self.name] if self.group else (),
+            )
+        )
+        self.details.formula.setText("Hover over an element of the grid.")
+        self.details.cell.setText("Click a storage cell (or an element) to see who reads it.")
+
+    # --- the 2-D slice ---------------------------------------------------------------------------
+
+    def _on_slice_changed(self) -> None:
+        controls = self.slice_controls
+        if self.member is None:
+            self.grid.set_slice(np.zeros((0, 0), dtype=np.int64), None, 1, "", "")
+            self._update_highlights()
+            return
+        tensor = self.workspace.tensor(self.name)
+        indices = slice_storage_indices(self.member.layout, controls.fixed())
+        values = tensor.detach()[self.slice_controls.index_tuple()]
+        values = values.reshape(1, -1) if values.dim() < 2 else values
+        if controls.row_dim is not None and controls.row_dim > controls.col_dim:
+            indices, values = indices.T, values.T
+        row_label = controls.dim_label(controls.row_dim) if controls.row_dim is not None else ""
+        self.grid.set_slice(
+            indices, values, self.group.cells, row_label, controls.dim_label(controls.col_dim)
+        )
+        self.grid_caption.setText(layout_texts.caption(self.name, controls.fixed()))
+        self._update_highlights()
+
+    # --- linking ---------------------------------------------------------------------------------
+
+    def _on_element_hovered(self, row: int, col: int) -> None:
+        self.hover_element(None if row < 0 else self.slice_controls.full_index(row, col))
+
+    def hover_element(self, index: tuple[int, ...] | None) -> None:
+        """Light the storage cell of logical element `index` and show its formula."""
+        self._ensure_fresh()
+        if self.member is None or index is None:
+            self.hovered_index = None
+        else:
+            self.hovered_index = tuple(index)
+            self.slice_controls.show_index(self.hovered_index)
+            tensor = self.workspace.tensor(self.name)
+            self.details.formula.setText(
+                layout_texts.formula_html(
+                    self.name, Layout.of(tensor), self.hovered_index, tensor.element_size()
+                )
+            )
+        self._update_highlights()
+
+    def _on_element_clicked(self, row: int, col: int) -> None:
+        if self.member is not None:
+            self.select_cell(
+                storage_index_of(self.member.layout, self.slice_controls.full_index(row, col))
+            )
+
+    def _on_cell_hovered(self, cell: int) -> None:
+        self.strips.setToolTip(
+            f"storage cell {cell}: click to see who reads it" if cell >= 0 else ""
+        )
+
+    def _on_cell_clicked(self, cell: int) -> None:
+        self.select_cell(cell)
+
+    def select_cell(self, cell: int | None) -> None:
+        """Select a storage cell: every element reading it lights up in the grid."""
+        self._ensure_fresh()
+        self.selected_cell = cell
+        if cell is not None and self.member is not None:
+            readers = elements_reading(self.member.layout, cell)
+            self.details.cell.setText(
+                layout_texts.readers_html(self.name, cell, readers, len(readers))
+            )
+        self._update_highlights()
+
+    def selected_readers(self) -> list[tuple[int, ...]]:
+        if self.selected_cell is None or self.member is None:
+            return []
+        return [
+            tuple(int(i) for i in r)
+            for r in elements_reading(self.member.layout, self.selected_cell)
+        ]
+
+    def _update_highlights(self) -> None:
+        hovered = (
+            self.slice_controls.grid_position(self.hovered_index) if self.hovered_index else None
+        )
+        readers = [
+            p
+            for p in map(self.slice_controls.grid_position, self.selected_readers())
+            if p is not None
+        ]
+        walk = (
+            self.slice_controls.grid_position(self.walk_index)
+            if self.walk_index is not None
+            else None
+        )
+        self.grid.set_highlights(hovered, readers, walk)
+        lit = []
+        if self.hovered_index is not None and self.member is not None:
+            lit = [storage_index_of(self.member.layout, self.hovered_index)]
+        walk_cell = self.walk_trail[-1] if self.walk_index is not None else None
+        walk_from = (
+            self.walk_trail[-2] if walk_cell is not None and len(self.walk_trail) > 1 else None
+        )
+        self.strips.set_highlights(lit, self.selected_cell, walk_cell, walk_from)
+
+    # --- walk, in-place write, export ----------------------------------------------------------
+
+    def _on_walk_changed(self, position: int) -> None:
+        if position < 0 or self.member is None:
+            self.walk_trail, self.walk_index = [], None
+            self.details.walk_text.setText("Step or Play to read the elements in logical order.")
+            self._update_highlights()
+            return
+        tensor = self.workspace.tensor(self.name)
+        step = walk_step(Layout.of(tensor), position)
+        cell = storage_index_of(self.member.layout, step.index)
+        self.walk_trail = (self.walk_trail + [cell])[-TRAIL:]
+        self.walk_index = step.index
+        self.slice_controls.show_index(step.index)
+        self.details.walk_text.setText(
+            layout_texts.walk_html(
+                self.name, step.index, cell, position, tensor.numel(), step.jump, self.walk_trail
+            )
+        )
+        self._update_highlights()
+
+    def _on_write_clicked(self) -> None:
+        self.try_in_place_write()
+
+    def try_in_place_write(self) -> None:
+        """Show torch's answer to `name.add_(1)` (tried on a copy; the workspace is untouched)."""
+        self._ensure_fresh()
+        if not self.name:
+            return
+        explained = probe_in_place_write(self.workspace.tensor(self.name), self.name)
+        if explained is None:
+            self.status_message.emit(f"torch would allow {self.name}.add_(1)")
+        else:
+            self.details.error_panel.show_error(explained)
+
+    def export(self, path: str) -> None:
+        self._ensure_fresh()
+        export_picture([self.grid, self.strips], path)
+        self.status_message.emit(f"Saved the picture to {path}")
+
+    def _on_export_clicked(self, kind: str) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export picture", f"{self.name or 'layout'}.{kind}", f"{kind.upper()} (*.{kind})"
+        )
+        if path:
+            self.export(path if path.lower().endswith(f".{kind}") else f"{path}.{kind}")
+
+    # --- workspace -------------------------------------------------------------------------------
+
+    def _on_workspace_changed(self, event: WorkspaceEvent) -> None:
+        if event.kind == "renamed" and event.old_name == self.name:
+            self.name = event.names[0]
+        self._refill_picker()
+        if self.name not in self.workspace and self.workspace.names():
+            self.name = (
+                self.workspace.names()[-1] if event.kind == "added" else self.workspace.names()[0]
+            )
+        self.picker.blockSignals(True)
+        self.picker.setCurrentIndex(self.picker.findData(self.name))
+        self.picker.blockSignals(False)
+        if self.isVisible():
+            self._recompute()
+        else:  # a hidden area does no drawing work; showEvent catches up
+            self._stale = True
+        self.tensor_changed.emit(self.name)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._ensure_fresh()
+
+    def _ensure_fresh(self) -> None:
+        if self._stale:
+            self._stale = False
+            self._recompute()
+
+    def shutdown(self) -> None:
+        self.details.walk.stop()
+        self._unsubscribe()
+        self.broadcasting.close_subscription()

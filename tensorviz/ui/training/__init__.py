@@ -1,0 +1,1 @@
+"""The Training area: the reference linear regression, live, step by step."""

@@ -1,0 +1,250 @@
+"""The four live plots of the Training area: loss per epoch, the data with the fitted line, the
+loss surface over (w, b) with the path the parameters took, and w and b over time.
+
+Every curve is created once and fed with setData when a batch of records arrives (the worker sends
+at most ~30 batches a second). Long series keep every point and are drawn with peak downsampling
+and clip-to-view (ARCHITECTURE rule 5); the parametric path is drawn with a stride instead.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtWidgets import QGridLayout, QWidget
+
+from tensorviz.core.training import StepRecord
+from tensorviz.core.training_report import ExperimentInfo, extend_ema
+
+INK = "#1f2a44"  # no grid lines: they make every axis repaint with each frame
+BLUE, ORANGE, GREEN, GREY, RED = "#3d5a80", "#e76f51", "#2a9d8f", "#9ca3af", "#b42318"
+PATH_POINTS = 4000  # the (w, b) path is drawn with at most this many points
+EMA_ALPHA = 0.05
+
+
+class SeriesBuffer:
+    """A growable float64 column store: appends are amortised O(1), views are free."""
+
+    def __init__(self, columns: int) -> None:
+        self._data = np.empty((1024, columns))
+        self.size = 0
+
+    def extend(self, rows: np.ndarray) -> None:
+        needed = self.size + len(rows)
+        if needed > len(self._data):
+            grown = np.empty((max(needed, 2 * len(self._data)), self._data.shape[1]))
+            grown[: self.size] = self._data[: self.size]
+            self._data = grown
+        self._data[self.size : needed] = rows
+        self.size = needed
+
+    def column(self, index: int) -> np.ndarray:
+        return self._data[: self.size, index]
+
+    def clear(self) -> None:
+        self.size = 0
+
+
+class LossAxis(pg.AxisItem):
+    """On a log scale, ticks at 1, 2 and 5 × 10^k only (pyqtgraph labels every minor tick of a
+    short log range, and the labels overlap)."""
+
+    def tickValues(self, min_value, max_value, size):  # noqa: N802 — pyqtgraph override
+        if not self.logMode:
+            return super().tickValues(min_value, max_value, size)
+        decades = range(int(np.floor(min_value)), int(np.ceil(max_value)) + 1)
+        major = [float(k) for k in decades if min_value <= k <= max_value]
+        minor = [
+            k + np.log10(m)
+            for k in decades
+            for m in (2, 5)
+            if min_value <= k + np.log10(m) <= max_value
+        ]
+        return [(1.0, major), (None, minor)]
+
+
+def _plot(title: str, x_label: str, y_label: str, axis=None) -> pg.PlotWidget:
+    plot = pg.PlotWidget(background="w", axisItems={"left": axis} if axis else None)
+    item = plot.getPlotItem()
+    item.hideButtons()
+    item.setTitle(f"<span style='color:{INK}; font-size:10pt'>{title}</span>")
+    item.setLabel("bottom", x_label, color=INK)
+    item.setLabel("left", y_label, color=INK)
+    item.setMenuEnabled(False)
+    for side in ("left", "bottom"):
+        plot.getAxis(side).setPen(INK)
+        plot.getAxis(side).setTextPen(INK)
+    plot.setMinimumSize(190, 120)
+    return plot
+
+
+def _long_curve(plot: pg.PlotWidget, pen, name: str | None = None) -> pg.PlotDataItem:
+    curve = plot.plot([], [], pen=pen, name=name, connect="finite")
+    curve.setDownsampling(auto=True, method="peak")
+    curve.setClipToView(True)
+    return curve
+
+
+def _hline(plot: pg.PlotWidget, colour: str, style=Qt.PenStyle.DashLine) -> pg.InfiniteLine:
+    line = pg.InfiniteLine(angle=0, pen=pg.mkPen(colour, width=1, style=style))
+    line.hide()
+    plot.addItem(line)
+    return line
+
+
+class TrainingPlots(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.records = SeriesBuffer(4)  # epoch, loss, w, b
+        self.info: ExperimentInfo | None = None
+        self._ema: list[float] = []
+        self.smoothing = False
+
+        self.loss_plot = _plot("Loss per epoch (MSE)", "epoch", "loss", LossAxis("left"))
+        self.loss_legend = self.loss_plot.addLegend(
+            offset=(-8, 8), labelTextColor=INK, brush=pg.mkBrush(255, 255, 255, 210)
+        )
+        self.loss_raw = _long_curve(self.loss_plot, pg.mkPen(BLUE, width=1.5), "loss")
+        self.loss_smooth = _long_curve(self.loss_plot, pg.mkPen(ORANGE, width=2))
+        self.loss_smooth.hide()
+
+        self.data_plot = _plot("Data and the fitted line", "x", "y")
+        self.data_plot.addLegend(
+            offset=(8, 8), labelTextColor=INK, brush=pg.mkBrush(255, 255, 255, 210)
+        )
+        self.data_plot.getPlotItem().vb.disableAutoRange()  # a diverging line must not zoom out
+        self.scatter = pg.ScatterPlotItem(size=5, pen=None, brush=pg.mkBrush(61, 90, 128, 120))
+        self.data_plot.addItem(self.scatter)
+        self.true_line = self.data_plot.plot(
+            [], [], pen=pg.mkPen(GREEN, width=1.5, style=Qt.PenStyle.DashLine), name="true"
+        )
+        self.fit_line = self.data_plot.plot([], [], pen=pg.mkPen(ORANGE, width=2.5), name="w·x + b")
+
+        self.surface_plot = _plot("Loss over (w, b) with the path · ★ least squares", "w", "b")
+        self.surface_plot.getPlotItem().vb.disableAutoRange()
+        self.surface_image = pg.ImageItem(axisOrder="col-major")
+        self.surface_image.setColorMap(pg.colormap.get("viridis"))
+        self.surface_plot.addItem(self.surface_image)
+        self.contours = [pg.IsocurveItem(pen=pg.mkPen(255, 255, 255, 90)) for _ in range(7)]
+        for contour in self.contours:
+            contour.setParentItem(self.surface_image)
+        self.path = self.surface_plot.plot([], [], pen=pg.mkPen("w", width=2))
+        self.least_marker = pg.ScatterPlotItem(
+            size=14, symbol="star", brush=pg.mkBrush("#ffd166"), pen=pg.mkPen(INK)
+        )
+        self.start_marker = pg.ScatterPlotItem(size=9, brush=pg.mkBrush(GREY), pen=pg.mkPen("w"))
+        self.current_marker = pg.ScatterPlotItem(size=11, brush=pg.mkBrush(ORANGE), pen="w")
+        for marker in (self.least_marker, self.start_marker, self.current_marker):
+            self.surface_plot.addItem(marker)
+
+        self.param_plot = _plot("w and b over time", "epoch", "value")
+        self.param_plot.addLegend(
+            offset=(-8, -8), labelTextColor=INK, brush=pg.mkBrush(255, 255, 255, 210), colCount=4
+        )
+        self.w_curve = _long_curve(self.param_plot, pg.mkPen(ORANGE, width=2), "w")
+        self.b_curve = _long_curve(self.param_plot, pg.mkPen(BLUE, width=2), "b")
+        self.param_plot.plot([], [], pen=pg.mkPen(GREEN, style=Qt.PenStyle.DashLine), name="true")
+        self.param_plot.plot([], [], pen=pg.mkPen(INK, style=Qt.PenStyle.DotLine), name="lstsq")
+        self.true_w_line, self.true_b_line = (
+            _hline(self.param_plot, GREEN),
+            _hline(self.param_plot, GREEN),
+        )
+        self.ls_w_line = _hline(self.param_plot, INK, Qt.PenStyle.DotLine)
+        self.ls_b_line = _hline(self.param_plot, INK, Qt.PenStyle.DotLine)
+
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setSpacing(6)
+        grid.addWidget(self.loss_plot, 0, 0)
+        grid.addWidget(self.data_plot, 0, 1)
+        grid.addWidget(self.surface_plot, 1, 0)
+        grid.addWidget(self.param_plot, 1, 1)
+
+    # --- model → view ----------------------------------------------------------------------------
+
+    def set_experiment(self, info: ExperimentInfo) -> None:
+        self.info = info
+        self.records.clear()
+        self._ema = []
+        self.scatter.setData(info.x, info.y)
+        span = np.array([float(info.x.min()), float(info.x.max())])
+        if info.true_w is not None:
+            self.true_line.setData(span, info.true_w * span + info.true_b)
+        else:
+            self.true_line.setData([], [])
+        surface = info.surface
+        levels = np.log10(surface.loss + 1e-6)
+        self.surface_image.setImage(levels, autoLevels=True)
+        w0, w1 = float(surface.w_values[0]), float(surface.w_values[-1])
+        b0, b1 = float(surface.b_values[0]), float(surface.b_values[-1])
+        self.surface_image.setRect(QRectF(w0, b0, w1 - w0, b1 - b0))
+        inner = np.linspace(levels.min(), levels.max(), len(self.contours) + 2)[1:-1]
+        for contour, level in zip(self.contours, inner, strict=True):
+            contour.setData(levels, level)  # in image pixels; the image's rect maps them
+        self.surface_plot.setRange(xRange=(w0, w1), yRange=(b0, b1), padding=0)
+        for plot in (self.loss_plot, self.param_plot):  # a fixed epoch axis is never re-laid out
+            plot.getPlotItem().vb.enableAutoRange(x=False, y=True)
+            plot.setXRange(0, info.config.epochs, padding=0.02)
+        x_pad = 0.05 * float(np.ptp(info.x) or 1.0)
+        y_pad = 0.05 * float(np.ptp(info.y) or 1.0)
+        self.data_plot.setRange(
+            xRange=(float(info.x.min()) - x_pad, float(info.x.max()) + x_pad),
+            yRange=(float(info.y.min()) - y_pad, float(info.y.max()) + y_pad),
+            padding=0,
+        )
+        ls_w, ls_b = info.least_squares
+        self.least_marker.setData([ls_w], [ls_b])
+        self.start_marker.setData([info.initial[0]], [info.initial[1]])
+        for line, value in (
+            (self.true_w_line, info.true_w),
+            (self.true_b_line, info.true_b),
+            (self.ls_w_line, ls_w),
+            (self.ls_b_line, ls_b),
+        ):
+            line.setVisible(value is not None)
+            if value is not None:
+                line.setValue(value)
+        self._redraw()
+
+    def add_records(self, records: list[StepRecord]) -> None:
+        rows = np.array([(r.epoch, r.loss, r.w, r.b) for r in records], dtype=np.float64)
+        self.records.extend(rows)
+        last = self._ema[-1] if self._ema else None
+        self._ema.extend(extend_ema(last, rows[:, 1], EMA_ALPHA))
+        self._redraw()
+
+    def set_log_scale(self, on: bool) -> None:
+        self.loss_plot.getPlotItem().setLogMode(y=on)
+
+    def set_smoothing(self, on: bool) -> None:
+        self.smoothing = on
+        self.loss_smooth.setVisible(on)
+        if on:
+            self.loss_legend.addItem(self.loss_smooth, f"EMA (α = {EMA_ALPHA})")
+        else:
+            self.loss_legend.removeItem(self.loss_smooth)
+
+    def _redraw(self) -> None:
+        epochs, loss = self.records.column(0), self.records.column(1)
+        w, b = self.records.column(2), self.records.column(3)
+        self.loss_raw.setData(epochs, loss)
+        self.loss_smooth.setData(epochs, np.asarray(self._ema))
+        self.w_curve.setData(epochs, w)
+        self.b_curve.setData(epochs, b)
+        if self.info is None:
+            return
+        current = (w[-1], b[-1]) if self.records.size else self.info.initial
+        stride = max(1, self.records.size // PATH_POINTS)
+        path_w = np.concatenate([[self.info.initial[0]], w[::stride], w[-1:]])
+        path_b = np.concatenate([[self.info.initial[1]], b[::stride], b[-1:]])
+        surface = self.info.surface
+        far = (np.abs(path_w - surface.w_values.mean()) > 50 * np.ptp(surface.w_values)) | (
+            np.abs(path_b - surface.b_values.mean()) > 50 * np.ptp(surface.b_values)
+        )
+        if far.any():  # a diverged path: Qt cannot draw a segment out to 1e18; stop it there
+            path_w, path_b = np.where(far, np.nan, path_w), np.where(far, np.nan, path_b)
+        self.path.setData(path_w, path_b, connect="finite")
+        self.current_marker.setData([current[0]], [current[1]])
+        x = np.array([float(self.info.x.min()), float(self.info.x.max())])
+        with np.errstate(all="ignore"):
+            self.fit_line.setData(x, current[0] * x + current[1], connect="finite")

@@ -1,0 +1,105 @@
+"""Play / Pause, Step epoch, Step phase, Reset, the speed control, the progress readout, the loss
+plot options and the Export menu. Emits gestures; the panel decides what they do."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QSizePolicy,
+    QSlider,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tensorviz.ui.training.training_worker import FULL_SPEED, SPEEDS
+
+
+class TransportBar(QWidget):
+    export_requested = Signal(str)  # csv | png | pt
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.play_button = QPushButton("▶  Play")
+        self.play_button.setToolTip("Play / pause (Space)")
+        width = max(
+            self.play_button.fontMetrics().horizontalAdvance(t) for t in ("▶  Play", "❚❚  Pause")
+        )
+        self.play_button.setMinimumWidth(width + 28)
+        self.epoch_button = QPushButton("Step epoch")
+        self.epoch_button.setToolTip("Run one whole epoch (→)")
+        self.phase_button = QPushButton("Step phase")
+        self.phase_button.setToolTip(
+            "Run the next phase: forward, loss, backward, update, zero grad (N)"
+        )
+        self.reset_button = QPushButton("Reset")
+        self.reset_button.setToolTip("Start again from the initial w, b (R)")
+        self.speed = QSlider(Qt.Orientation.Horizontal)
+        self.speed.setRange(0, FULL_SPEED)
+        self.speed.setValue(FULL_SPEED)
+        self.speed.setPageStep(1)
+        self.speed.setMinimumWidth(60)
+        self.speed.setMaximumWidth(150)
+        self.speed.setToolTip("Speed: from slow motion (phase by phase) to full speed")
+        self.speed_label = QLabel(SPEEDS[FULL_SPEED][0])
+        self.speed_label.setObjectName("hint")
+        self.speed_label.setFixedWidth(
+            max(self.speed_label.fontMetrics().horizontalAdvance(label) for label, *_ in SPEEDS) + 8
+        )
+        self.progress = QLabel("")
+        self.progress.setObjectName("sectionTitle")
+        self.progress.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.progress.setMinimumWidth(
+            self.progress.fontMetrics().horizontalAdvance("epoch 1000 / 1000") + 8
+        )
+        self.log_scale = QCheckBox("Log y")
+        self.log_scale.setToolTip("the loss on a logarithmic axis")
+        self.smoothing = QCheckBox("EMA")
+        self.smoothing.setToolTip(
+            "smooth the loss with an exponential moving average (the raw curve stays visible)"
+        )
+        self.export_button = QToolButton()
+        self.export_button.setText("Export")
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.export_button)
+        for kind, label in (
+            ("csv", "Loss history as CSV…"),
+            ("png", "Plots as PNG…"),
+            ("pt", "Parameters as .pt…"),
+        ):
+            menu.addAction(label, lambda k=kind: self.export_requested.emit(k))
+        self.export_button.setMenu(menu)
+        self.speed.valueChanged.connect(self._on_speed_changed)
+
+        controls = QHBoxLayout()
+        controls.setContentsMargins(0, 0, 0, 0)
+        for button in (self.play_button, self.epoch_button, self.phase_button, self.reset_button):
+            controls.addWidget(button)
+        controls.addStretch(1)
+        controls.addWidget(self.export_button)
+        readout = QHBoxLayout()
+        readout.setContentsMargins(0, 0, 0, 0)
+        readout.addWidget(self.progress, 1)
+        readout.addWidget(self.speed)
+        readout.addWidget(self.speed_label)
+        readout.addWidget(self.log_scale)
+        readout.addWidget(self.smoothing)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(controls)
+        layout.addLayout(readout)
+
+    def show_state(self, running: bool, idle: bool, can_reset: bool) -> None:
+        self.play_button.setText("❚❚  Pause" if running else "▶  Play")
+        self.play_button.setEnabled(idle or running)
+        self.epoch_button.setEnabled(idle)
+        self.phase_button.setEnabled(idle)
+        self.reset_button.setEnabled(can_reset)
+
+    def _on_speed_changed(self, level: int) -> None:
+        self.speed_label.setText(SPEEDS[level][0])
