@@ -16,7 +16,7 @@ class ProblemView(QFrame):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.error_panel = ErrorPanel()
+        self.error_panel = ErrorPanel(footer="")  # the run's own state is shown beside it
         self.buttons: dict[str, QPushButton] = {}
         self._bar = QGridLayout()  # two buttons a row, so a narrow window still fits
         layout = QVBoxLayout(self)

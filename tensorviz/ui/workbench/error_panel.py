@@ -12,9 +12,12 @@ from tensorviz.core.error_explanations import ExplainedError
 
 
 class ErrorPanel(QFrame):
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, parent: QWidget | None = None, footer: str = "Nothing in the workspace was changed."
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("errorPanel")
+        self.footer = footer
         self.explained: ExplainedError | None = None
         self.title = QLabel()
         self.title.setObjectName("errorTitle")
@@ -50,7 +53,8 @@ class ErrorPanel(QFrame):
             )
         parts.append(f"<p><b>Why</b><br>{escape(explained.explanation)}</p>")
         parts.append(f"<p><b>Fix</b><br>{escape(explained.fix)}</p>")
-        parts.append("<p style='color:#6b7280'>Nothing in the workspace was changed.</p>")
+        if self.footer:
+            parts.append(f"<p style='color:#6b7280'>{escape(self.footer)}</p>")
         self.body.setText("".join(parts))
         self.show()
 
