@@ -110,4 +110,8 @@ def version_text() -> str:
     return f"{PROG} {tensorviz.__version__}"
 
 
-from tensorviz import cli_train  # noqa: E402, F401 — registers `tensorviz train`
+from tensorviz import (  # noqa: E402 — each module registers its subcommand
+    cli_graph,  # noqa: F401 — `tensorviz graph`
+    cli_inspect,  # noqa: F401 — `tensorviz inspect`
+    cli_train,  # noqa: F401 — `tensorviz train`
+)

@@ -44,11 +44,32 @@ def _build_training(context: AreaContext) -> QWidget:
 BUILDERS["training"] = _build_training
 
 
+def _build_files(context: AreaContext) -> QWidget:
+    from tensorviz.ui.files.files_panel import FilesPanel
+
+    return FilesPanel(context.workspace)
+
+
+BUILDERS["files"] = _build_files
+
+
+def _build_graph(context: AreaContext) -> QWidget:
+    from tensorviz.ui.graph.graph_panel import GraphPanel
+
+    return GraphPanel(context.workspace)
+
+
+BUILDERS["graph"] = _build_graph
+
+
 def link_areas(panels: dict[str, QWidget]) -> None:
     """The tensor selected in the Workbench is the one the Memory layout shows."""
     workbench, layout = panels.get("workbench"), panels.get("layout")
     if hasattr(workbench, "selection_changed") and hasattr(layout, "show_tensor"):
         workbench.selection_changed.connect(lambda name: name and layout.show_tensor(name))
+    files = panels.get("files")  # a tensor sent from a file is shown in the Memory layout
+    if hasattr(files, "tensors_sent") and hasattr(layout, "show_tensor"):
+        files.tensors_sent.connect(lambda names: layout.show_tensor(names[0]))
 
 
 def default_context(environment: EnvironmentReport) -> AreaContext:

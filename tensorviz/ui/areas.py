@@ -59,6 +59,7 @@ AREAS: tuple[AreaSpec, ...] = (
             "A native layered layout that copes with shared weights and unrolled loops",
             "Step through backward node by node and watch .grad fill in",
         ),
+        built=True,
     ),
     AreaSpec(
         "training",
@@ -83,6 +84,7 @@ AREAS: tuple[AreaSpec, ...] = (
             "Contents as a tree with shapes, dtypes and bytes; storage shared between entries",
             "Statistics on demand, and saving workspace tensors back atomically",
         ),
+        built=True,
     ),
 )
 

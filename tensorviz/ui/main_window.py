@@ -272,6 +272,8 @@ class MainWindow(QMainWindow):
             if hasattr(panel, "status_message"):
                 panel.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         link_areas(self.panels)
+        if self.queued_files:  # opened before torch loaded (e.g. the command line)
+            self.panels["files"].show_queue(self.queued_files)
         self.stack.setCurrentIndex(self.navigation.currentRow())
 
     def _on_torch_failed(self, message: str) -> None:

@@ -95,6 +95,49 @@ def _stage_training(window: MainWindow, app: QApplication, out_dir: Path) -> lis
     return [path]
 
 
+def _stage_graph(window: MainWindow, app: QApplication, out_dir: Path) -> list[Path]:
+    """The linear-regression loss, backward recorded and stepped halfway through."""
+    panel = window.panels["graph"]
+    window.show_area("graph")
+    panel.show_preset("regression")
+    panel.run_backward()
+    for _ in range(5):
+        panel.step_forward()
+    app.processEvents()
+    path = out_dir / "graph.png"
+    window.grab().save(str(path))
+    return [path]
+
+
+def _stage_files(window: MainWindow, app: QApplication, out_dir: Path) -> list[Path]:
+    """A small checkpoint: a state dict with tied weights, optimizer settings and a saved view."""
+    import torch
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(
+        torch.nn.Embedding(100, 16), torch.nn.LayerNorm(16), torch.nn.Linear(16, 100)
+    )
+    model[2].weight = model[0].weight  # tied input and output embeddings
+    history = torch.randn(1000)
+    checkpoint = {
+        "model": model.state_dict(),
+        "optimizer": {"lr": 0.001, "betas": (0.9, 0.999), "step": 1200},
+        "last_losses": history[-10:],  # a view: torch.save writes all 1000 values
+        "epoch": 12,
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "checkpoint.pt"
+        torch.save(checkpoint, path)
+        panel = window.panels["files"]
+        window.open_paths([str(path)])
+        _wait_for(lambda: not panel.is_busy() and panel.model.inspection is not None)
+        panel.select_entry("['model']['2.weight']")
+        app.processEvents()
+        shot = out_dir / "files.png"
+        window.grab().save(str(shot))
+    return [shot]
+
+
 def take_screenshots(out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([])
@@ -120,6 +163,8 @@ def take_screenshots(out_dir: Path) -> list[Path]:
         written.append(path)
         written += _stage_layout(window, app, out_dir)
         written += _stage_training(window, app, out_dir)
+        written += _stage_files(window, app, out_dir)
+        written += _stage_graph(window, app, out_dir)
         about = window.show_about()
         app.processEvents()
         about.adjustSize()

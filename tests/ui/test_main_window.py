@@ -57,7 +57,8 @@ def test_opening_a_file_queues_it_for_files_area_and_remembers_it(window, tmp_pa
     assert signal.args == [[str(f.resolve())]] and queued == [str(f.resolve())] and not problems
     assert window.current_area() == "files"
     panel = window.panels["files"]
-    assert [panel.queue_list.item(i).text() for i in range(panel.queue_list.count())] == queued
+    assert panel.open_paths() == queued  # listed at once, read in a worker
+    qtbot.waitUntil(lambda: not panel.is_busy())
     assert window.settings.recent_files()[0] == str(f.resolve())
     window._rebuild_recent_menu()
     assert any("weights.pt" in a.text() for a in window.recent_menu.actions())

@@ -1,0 +1,327 @@
+"""The graph autograd really built: an iterative walk of `grad_fn.next_functions` into networkx.
+
+Nodes (ids are strings in walk order, so the same graph always gets the same ids):
+  * kind "tensor": a root tensor the graph was asked for (its grad_fn feeds it);
+  * kind "backward": a backward Node, named `type(fn).__name__` (`MulBackward0`, ...);
+  * kind "accumulate_grad": where a leaf's gradient collects; carries the leaf's name, shape,
+    dtype and requires_grad.
+Edges point from input to consumer (the forward direction). One edge per (input, consumer)
+pair; `input_nrs` are the consumer's next_functions positions that read the input and
+`output_nrs` the matching outputs of the input node (split/chunk/unbind have several);
+`output_nr` is the first of them. `(None, 0)` entries — inputs that need no
+grad — are kept on the consumer as `cut_inputs`. Saved tensors are read defensively: after a
+backward without retain_graph they are freed and show as such, never raising.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import networkx as nx
+import torch
+
+REWRITE_NODES = ("CopySlices", "AsStridedBackward0", "AsStridedBackward1")
+_SAVED_PREFIX = "_saved_"
+
+
+@dataclass(frozen=True)
+class SavedValue:
+    """One `_saved_*` attribute of a backward node."""
+
+    attribute: str  # "self", "other", "result", "exponent", ...
+    kind: str  # "tensor" | "value" | "freed" | "none"
+    shape: tuple[int, ...] | None = None
+    dtype: str = ""
+    storage_key: tuple | None = None  # (storage address, offset, shape, stride): identity
+    text: str = ""  # the value of a non-tensor, or why it cannot be read
+
+    def describe(self) -> str:
+        if self.kind == "tensor":
+            return f"{self.attribute}: tensor {list(self.shape)} {self.dtype}"
+        if self.kind == "freed":
+            return f"{self.attribute}: freed by backward (retain_graph=False)"
+        return f"{self.attribute}: {self.text}"
+
+
+@dataclass
+class AutogradGraph:
+    """The extracted graph plus what the walk learned on the way."""
+
+    graph: nx.DiGraph
+    roots: list[str]  # node ids of the root tensors
+    node_of_fn: dict[int, str] = field(default_factory=dict)  # id(Node) → node id, while alive
+    functions: dict[str, object] = field(default_factory=dict)  # node id → torch Node
+
+    def nodes_of_kind(self, kind: str) -> list[str]:
+        return [n for n, data in self.graph.nodes(data=True) if data["kind"] == kind]
+
+    def find(self, text: str) -> list[str]:
+        """Node ids whose label contains `text` (case-insensitive), in walk order."""
+        needle = text.strip().lower()
+        if not needle:
+            return []
+        return [n for n, d in self.graph.nodes(data=True) if needle in d["label"].lower()]
+
+    def to_json(self) -> dict:
+        nodes = []
+        for node_id, data in self.graph.nodes(data=True):
+            row = {
+                "id": node_id,
+                "kind": data["kind"],
+                "name": data["label"],
+                "shape": list(data["shape"]) if data.get("shape") is not None else None,
+            }
+            if data.get("dtype"):
+                row["dtype"] = data["dtype"]
+            if data.get("output_shapes"):
+                row["output_shapes"] = [list(shape) for shape in data["output_shapes"]]
+            if data.get("saved"):
+                row["saved"] = [s.describe() for s in data["saved"]]
+            if data.get("cut_inputs"):
+                row["cut_inputs"] = list(data["cut_inputs"])
+            nodes.append(row)
+        edges = [
+            {"source": s, "target": t, "output_nr": nr}
+            for s, t, d in self.graph.edges(data=True)
+            for nr in sorted(set(d["output_nrs"]))
+        ]
+        return {"nodes": nodes, "edges": edges}
+
+
+def storage_key(tensor: torch.Tensor) -> tuple:
+    """What a tensor reads: storage address, offset, shape, stride (Python ids are not stable)."""
+    try:
+        address = tensor.untyped_storage().data_ptr()
+    except (RuntimeError, NotImplementedError):
+        address = -1
+    return (address, tensor.storage_offset(), tuple(tensor.shape), tuple(tensor.stride()))
+
+
+def _short_dtype(dtype: torch.dtype) -> str:
+    return str(dtype).removeprefix("torch.")
+
+
+def _read_saved_value(fn, attribute: str) -> SavedValue:
+    short = attribute.removeprefix(_SAVED_PREFIX)
+    try:
+        value = getattr(fn, attribute)
+    except RuntimeError as error:
+        if "freed" in str(error) or "second time" in str(error):
+            return SavedValue(short, "freed")
+        return SavedValue(short, "value", text=f"unreadable ({str(error).splitlines()[0]})")
+    except Exception as error:  # noqa: BLE001 — a strange attribute must not break the walk
+        return SavedValue(short, "value", text=f"unreadable ({type(error).__name__})")
+    if isinstance(value, torch.Tensor):
+        return SavedValue(
+            short, "tensor", tuple(value.shape), _short_dtype(value.dtype), storage_key(value)
+        )
+    if value is None:
+        return SavedValue(short, "none", text="None")
+    if isinstance(value, (tuple, list)) and value and isinstance(value[0], torch.Tensor):
+        shapes = ", ".join(str(list(t.shape)) for t in value)
+        return SavedValue(short, "value", text=f"{len(value)} tensors {shapes}")
+    text = repr(value)
+    return SavedValue(short, "value", text=text if len(text) <= 60 else text[:57] + "...")
+
+
+@functools.cache
+def _saved_attributes(node_type: type) -> tuple[str, ...]:
+    """`_saved_*` attribute names of one backward class (the same for all its instances)."""
+    return tuple(sorted(a for a in dir(node_type) if a.startswith(_SAVED_PREFIX)))
+
+
+def saved_values(fn) -> tuple[SavedValue, ...]:
+    return tuple(_read_saved_value(fn, a) for a in _saved_attributes(type(fn)))
+
+
+class LeafNames:
+    """Names for leaf tensors: workspace names or a module's dotted parameter names."""
+
+    def __init__(self, named: dict[str, torch.Tensor] | None = None) -> None:
+        self._by_identity: dict[int, str] = {}
+        self._by_storage: dict[tuple, str] = {}
+        self._keep: list[torch.Tensor] = []  # keeps ids valid while we look them up
+        for name, tensor in (named or {}).items():
+            self.add(name, tensor)
+
+    def add(self, name: str, tensor: torch.Tensor) -> None:
+        self._keep.append(tensor)
+        self._by_identity.setdefault(id(tensor), name)
+        self._by_storage.setdefault(storage_key(tensor), name)
+
+    def add_module(self, module: torch.nn.Module, prefix: str = "") -> None:
+        for name, parameter in module.named_parameters():
+            self.add(prefix + name, parameter)
+
+    def name_of(self, tensor: torch.Tensor) -> str | None:
+        return self._by_identity.get(id(tensor)) or self._by_storage.get(storage_key(tensor))
+
+
+def _leaf_attributes(fn, names: LeafNames, serial: int) -> dict:
+    leaf = fn.variable
+    name = names.name_of(leaf) or f"leaf {serial}"
+    return {
+        "kind": "accumulate_grad",
+        "label": name,
+        "op": "AccumulateGrad",
+        "shape": tuple(leaf.shape),
+        "dtype": _short_dtype(leaf.dtype),
+        "requires_grad": leaf.requires_grad,
+        "saved": (),
+        "cut_inputs": (),
+    }
+
+
+def output_shapes(fn) -> tuple[tuple[int, ...], ...]:
+    """Shapes of the forward op's outputs (the gradients this node receives), when torch says."""
+    try:
+        return tuple(tuple(meta.shape) for meta in fn._input_metadata)
+    except (AttributeError, RuntimeError, TypeError):
+        return ()
+
+
+def _backward_attributes(fn) -> dict:
+    op = type(fn).__name__
+    return {
+        "kind": "backward",
+        "label": op,
+        "op": op,
+        "shape": None,
+        "dtype": "",
+        "rewrite": op in REWRITE_NODES,
+        "output_shapes": output_shapes(fn),
+        "saved": saved_values(fn),
+        "cut_inputs": (),
+    }
+
+
+def extract_graph(
+    roots: torch.Tensor | Iterable[torch.Tensor],
+    names: dict[str, torch.Tensor] | LeafNames | None = None,
+    root_names: Iterable[str] | None = None,
+) -> AutogradGraph:
+    """Walk every root's grad_fn (iteratively: a 20,000-node chain is fine) into a DiGraph."""
+    roots = [roots] if isinstance(roots, torch.Tensor) else list(roots)
+    leaf_names = names if isinstance(names, LeafNames) else LeafNames(names)
+    labels = list(root_names) if root_names is not None else []
+    graph = nx.DiGraph()
+    result = AutogradGraph(graph, [])
+    pending: list = []
+    leaf_serial = 0
+
+    def node_for(fn) -> str:
+        nonlocal leaf_serial
+        key = id(fn)
+        if key in result.node_of_fn:
+            return result.node_of_fn[key]
+        node_id = f"n{len(result.node_of_fn)}"
+        result.node_of_fn[key] = node_id
+        result.functions[node_id] = fn
+        if type(fn).__name__ == "AccumulateGrad":
+            leaf_serial += 1
+            graph.add_node(node_id, **_leaf_attributes(fn, leaf_names, leaf_serial))
+        else:
+            graph.add_node(node_id, **_backward_attributes(fn))
+        pending.append(fn)
+        return node_id
+
+    for position, root in enumerate(roots):
+        root_id = f"root{position}"
+        label = labels[position] if position < len(labels) else leaf_names.name_of(root)
+        graph.add_node(
+            root_id,
+            kind="tensor",
+            label=label or f"root {position}",
+            op="tensor",
+            shape=tuple(root.shape),
+            dtype=_short_dtype(root.dtype),
+            is_view=root._base is not None,
+            saved=(),
+            cut_inputs=(),
+        )
+        result.roots.append(root_id)
+        if root.grad_fn is not None:
+            nr = root.output_nr
+            graph.add_edge(
+                node_for(root.grad_fn), root_id, output_nr=nr, input_nrs=(0,), output_nrs=(nr,)
+            )
+    while pending:
+        fn = pending.pop()
+        consumer = result.node_of_fn[id(fn)]
+        cut = []
+        for input_nr, (next_fn, output_nr) in enumerate(fn.next_functions):
+            if next_fn is None:
+                cut.append(input_nr)
+                continue
+            source = node_for(next_fn)
+            if graph.has_edge(source, consumer):
+                edge = graph.edges[source, consumer]
+                edge["input_nrs"] = (*edge["input_nrs"], input_nr)
+                edge["output_nrs"] = (*edge["output_nrs"], output_nr)
+            else:
+                graph.add_edge(
+                    source,
+                    consumer,
+                    output_nr=output_nr,
+                    input_nrs=(input_nr,),
+                    output_nrs=(output_nr,),
+                )
+        graph.nodes[consumer]["cut_inputs"] = tuple(cut)
+    return result
+
+
+def output_count(graph: nx.DiGraph, node_id: str) -> int:
+    """How many distinct outputs of this node are read (2+ for split/chunk/unbind)."""
+    return len({nr for _, _, d in graph.out_edges(node_id, data=True) for nr in d["output_nrs"]})
+
+
+def why_no_grad_fn(tensor: torch.Tensor, made_by: str = "") -> str:
+    """The reason a tensor has no grad_fn, in a sentence. `made_by` is its provenance op."""
+    if tensor.grad_fn is not None:
+        return f"It has one: {type(tensor.grad_fn).__name__}."
+    if tensor.requires_grad:
+        return (
+            "It is a leaf you created with requires_grad=True: it has no grad_fn; its gradient "
+            "collects in .grad through an AccumulateGrad node."
+        )
+    if made_by == "detach":
+        return "It was made by detach(): a new leaf that shares storage but is cut from the graph."
+    if made_by == "no_grad":
+        return "It was computed under torch.no_grad(): autograd recorded nothing."
+    base = tensor._base
+    if base is not None and base.requires_grad:
+        return "It is a view made under no_grad or by detach() of a tensor that requires grad."
+    return (
+        "It is a leaf with requires_grad=False (and nothing it came from required grad), so "
+        "autograd did not record how it was made — or it was detached or made under no_grad."
+    )
+
+
+def _dot_quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+DOT_FILL = {"tensor": "#3d5a80", "backward": "#e3edf7", "accumulate_grad": "#cdebd6"}
+
+
+def to_dot(graph: nx.DiGraph) -> str:
+    """Graphviz DOT text of the graph (for people who want it; we never run graphviz)."""
+    lines = ["digraph autograd {", "  node [shape=box, style=filled, fontname=Helvetica];"]
+    for node_id, data in graph.nodes(data=True):
+        shape = data.get("shape")
+        label = data["label"] + (f"\\n{list(shape)}" if shape is not None else "")
+        fill = "#f9d9b8" if data.get("rewrite") else DOT_FILL[data["kind"]]
+        font = "white" if data["kind"] == "tensor" else "black"
+        lines.append(
+            f"  {_dot_quote(node_id)} [label={_dot_quote(label)}, fillcolor={_dot_quote(fill)}, "
+            f"fontcolor={font}];"
+        )
+    for source, target, data in graph.edges(data=True):
+        outputs = ",".join(str(nr) for nr in sorted(set(data["output_nrs"])))
+        lines.append(
+            f"  {_dot_quote(source)} -> {_dot_quote(target)} [label={_dot_quote(outputs)}];"
+        )
+    lines.append("}")
+    return "\n".join(lines) + "\n"

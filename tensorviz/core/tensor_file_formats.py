@@ -1,0 +1,362 @@
+"""Reading tensor files safely: the format from the bytes, the globals a pickle would import,
+weights-only loading, a small safetensors reader/writer, and atomic saving.
+
+Safety (issue 7): no code from a file ever runs. Pickles are loaded only with
+`weights_only=True`, and before that the globals they would import are listed and any that
+torch's weights-only unpickler does not allow makes us refuse, naming them. There is no fallback
+to a full unpickle.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import mmap
+import os
+import pickletools
+import struct
+import tempfile
+import zipfile
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import numpy as np
+import torch
+
+FORMAT_LABELS = {
+    "torch-zip": "torch.save (zip format)",
+    "torch-legacy": "torch.save (legacy pickle format)",
+    "torchscript": "TorchScript archive (torch.jit.save)",
+    "safetensors": "safetensors",
+    "npy": "NumPy .npy",
+    "npz": "NumPy .npz",
+}
+EXTENSIONS = {
+    "torch-zip": (".pt", ".pth", ".bin", ".ckpt", ".tar"),
+    "torch-legacy": (".pt", ".pth", ".bin", ".ckpt", ".tar"),
+    "torchscript": (".pt", ".pth", ".ptl", ".zip"),
+    "safetensors": (".safetensors",),
+    "npy": (".npy",),
+    "npz": (".npz",),
+}
+
+
+class TensorFileError(Exception):
+    """A file we cannot or will not read; str() is one sentence for the user."""
+
+
+class UnsafeFileError(TensorFileError):
+    def __init__(self, globals_: list[str]) -> None:
+        self.unsafe_globals = globals_
+        which = "which is not a tensor type" if len(globals_) == 1 else "which are not tensor types"
+        super().__init__(
+            f"Refused: the file's pickle would import {', '.join(globals_)}, {which}"
+            " — loading it could run code hidden in the file (for example a shell command), so "
+            "tensorviz does not load it."
+        )
+
+
+def detect_format(path: str | os.PathLike) -> str:
+    """The format from the file's first bytes (never from its extension)."""
+    size = os.path.getsize(path)
+    if size == 0:
+        raise TensorFileError("The file is empty (0 bytes): there is nothing to read.")
+    with open(path, "rb") as f:
+        head = f.read(64)
+    if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
+        return _zip_kind(path)
+    if head.startswith(b"\x93NUMPY"):
+        return "npy"
+    if len(head) >= 9:  # before pickle: a header length of 128+ also starts with 0x80
+        (header_len,) = struct.unpack("<Q", head[:8])
+        if 2 <= header_len <= size - 8 and head[8:9] == b"{":
+            return "safetensors"
+    if head[:1] == b"\x80" and len(head) > 2:  # pickle protocol 2+: torch's legacy format
+        return "torch-legacy"
+    raise TensorFileError(
+        "This is not a tensor file tensorviz recognises (torch.save, safetensors, .npy or .npz)."
+    )
+
+
+def _zip_kind(path) -> str:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = archive.namelist()
+    except (zipfile.BadZipFile, OSError, ValueError):
+        raise TensorFileError(
+            "The zip archive is damaged or truncated (its directory cannot be read)."
+        ) from None
+    if names and all(n.endswith(".npy") for n in names):
+        return "npz"
+    if any(n.endswith("/constants.pkl") or "/code/" in n for n in names):
+        return "torchscript"
+    if any(n.endswith("data.pkl") for n in names):
+        return "torch-zip"
+    if not names:
+        return "npz"  # numpy.savez() with no arrays
+    raise TensorFileError("This zip archive holds no torch.save pickle nor NumPy arrays.")
+
+
+def extension_note(path: str | os.PathLike, fmt: str) -> str | None:
+    suffix = Path(path).suffix.lower()
+    if suffix and suffix not in EXTENSIONS[fmt]:
+        return f"Named {suffix} but the bytes are {FORMAT_LABELS[fmt]}; read by content."
+    return None
+
+
+# --- the globals a pickle would import -----------------------------------------------------------
+
+
+def allowed_globals() -> set[str]:
+    from torch import _weights_only_unpickler as unpickler
+
+    allowed = set(unpickler._get_allowed_globals())
+    allowed |= set(unpickler._get_user_allowed_globals())
+    return allowed
+
+
+def pickle_globals(stream: io.BufferedIOBase, pickles: int, found: list[str]) -> list[str]:
+    """Append to `found` the 'module.name' of every GLOBAL / STACK_GLOBAL in the next `pickles`
+    pickles of a stream, read with pickletools (nothing is imported or called)."""
+    for _ in range(pickles):
+        strings: list[str] = []
+        memo: dict[int, object] = {}
+        for opcode, arg, _pos in pickletools.genops(stream):
+            name = opcode.name
+            if name == "GLOBAL":
+                found.append(str(arg).replace(" ", "."))
+            elif name == "STACK_GLOBAL" and len(strings) >= 2:
+                found.append(f"{strings[-2]}.{strings[-1]}")
+            elif isinstance(arg, str) and ("UNICODE" in name or name.endswith("STRING")):
+                strings.append(str(arg))
+            elif name in ("BINPUT", "LONG_BINPUT", "PUT"):
+                memo[int(arg)] = strings[-1] if strings else None
+            elif name == "MEMOIZE":
+                memo[len(memo)] = strings[-1] if strings else None
+            elif name in ("BINGET", "LONG_BINGET", "GET") and isinstance(memo.get(int(arg)), str):
+                strings.append(memo[int(arg)])
+    return found
+
+
+def unsafe_globals(path: str | os.PathLike, fmt: str) -> list[str]:
+    if fmt == "torch-zip":
+        try:
+            if _utf8(path):
+                found = torch.serialization.get_unsafe_globals_in_checkpoint(path)
+            else:
+                with open(path, "rb") as f:
+                    found = torch.serialization.get_unsafe_globals_in_checkpoint(f)
+        except Exception as error:  # noqa: BLE001 — a damaged archive is reported, not raised
+            raise TensorFileError(f"The archive cannot be read: {_one_line(error)}") from None
+        return sorted(found)
+    if fmt == "torch-legacy":
+        found: list[str] = []
+        allowed = allowed_globals()
+        try:
+            with open(path, "rb") as f:
+                # magic number, protocol version, system info, then the object itself
+                pickle_globals(f, 4, found)
+        except Exception:  # noqa: BLE001 — damaged; but what was seen so far may be unsafe
+            if not _unsafe(found, allowed):
+                raise TensorFileError(
+                    "The pickle is damaged or truncated, or not a torch.save file."
+                ) from None
+        return _unsafe(found, allowed)
+    return []
+
+
+def _utf8(path) -> bool:
+    try:
+        os.fsdecode(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _unsafe(found: list[str], allowed: set[str]) -> list[str]:
+    return [g for g in dict.fromkeys(found) if g not in allowed and not _legacy_storage(g)]
+
+
+def _legacy_storage(name: str) -> bool:
+    module, _, attr = name.rpartition(".")
+    return module == "torch" and attr.endswith("Storage")
+
+
+# --- loading -------------------------------------------------------------------------------------
+
+
+def load_file(path: str | os.PathLike, fmt: str) -> tuple[object, list[str]]:
+    """(the loaded object, notes). Refuses unsafe pickles; never runs code from the file."""
+    notes: list[str] = []
+    if fmt == "torchscript":
+        raise TensorFileError(
+            "This is a TorchScript archive (torch.jit.save): a compiled program, not saved "
+            "tensors; loading it means running its code, which tensorviz never does."
+        )
+    bad = unsafe_globals(path, fmt)
+    if bad:
+        raise UnsafeFileError(bad)
+    try:
+        if fmt == "torch-zip" and _utf8(path):
+            obj = torch.load(path, map_location="cpu", weights_only=True, mmap=True)
+            notes.append("Opened with mmap=True: tensor data is read from disk only when used.")
+        elif fmt == "torch-zip":  # torch's zip reader takes only UTF-8 names; a stream works
+            with open(path, "rb") as f:
+                obj = torch.load(f, map_location="cpu", weights_only=True)
+            notes.append("The file name is not UTF-8, so torch cannot mmap it: read whole.")
+        elif fmt == "torch-legacy":
+            obj = torch.load(path, map_location="cpu", weights_only=True)
+            notes.append(
+                "Legacy (non-zip) torch.save format: read whole into memory, mmap is not "
+                "possible. Re-save it with torch.save to get the zip format."
+            )
+        elif fmt == "safetensors":
+            obj = read_safetensors(path)
+            notes.append("Memory-mapped: tensor data is read from disk only when used.")
+        elif fmt == "npy":
+            obj = torch.from_numpy(np.load(path, allow_pickle=False))
+        else:
+            with np.load(path, allow_pickle=False) as archive:
+                obj = {k: torch.from_numpy(archive[k]) for k in archive.files}
+    except TensorFileError:
+        raise
+    except Exception as error:  # noqa: BLE001 — every failure becomes one sentence
+        raise TensorFileError(_explain_load_error(error)) from None
+    return obj, notes
+
+
+def _one_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
+
+
+def _explain_load_error(error: BaseException) -> str:
+    text = str(error)
+    if "central directory" in text or "zip archive" in text or "failed reading" in text:
+        return "The zip archive is damaged or truncated: torch could not read it."
+    if "Weights only load failed" in text:
+        return (
+            "Refused: torch's weights-only loader found something that is not a tensor type; "
+            "tensorviz never falls back to a full unpickle."
+        )
+    if "allow_pickle" in text or "Object arrays" in text:
+        return "The NumPy file holds Python objects (needs pickle); tensorviz does not load them."
+    if isinstance(error, EOFError | struct.error) or "truncated" in text or "EOF" in text:
+        return "The file is truncated: it ends before its data does."
+    return f"The file could not be read: {_one_line(error)}"
+
+
+# --- safetensors ---------------------------------------------------------------------------------
+
+SAFETENSORS_DTYPES = {
+    "F64": torch.float64, "F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16,
+    "I64": torch.int64, "I32": torch.int32, "I16": torch.int16, "I8": torch.int8,
+    "U8": torch.uint8, "BOOL": torch.bool, "C64": torch.complex64,
+}  # fmt: skip
+_SAFETENSORS_NAMES = {dtype: name for name, dtype in SAFETENSORS_DTYPES.items()}
+
+
+def read_safetensors(path: str | os.PathLike) -> dict[str, torch.Tensor]:
+    with open(path, "rb") as f:
+        (header_len,) = struct.unpack("<Q", f.read(8))
+        header = json.loads(f.read(header_len).decode("utf-8"))
+        size = os.fstat(f.fileno()).st_size
+        buffer = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)  # private: writes stay here
+    base = 8 + header_len
+    result: dict[str, torch.Tensor] = {}
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        dtype = SAFETENSORS_DTYPES.get(info["dtype"])
+        if dtype is None:
+            raise TensorFileError(f"The safetensors dtype {info['dtype']} is not supported.")
+        start, end = info["data_offsets"]
+        shape = tuple(info["shape"])
+        count = (end - start) // torch.empty(0, dtype=dtype).element_size()
+        if base + end > size or count != int(np.prod(shape, dtype=np.int64)):
+            raise TensorFileError(f"The safetensors entry {name!r} points outside the file's data.")
+        if count == 0:
+            result[name] = torch.empty(shape, dtype=dtype)
+        else:
+            flat = torch.frombuffer(buffer, dtype=dtype, count=count, offset=base + start)
+            result[name] = flat.reshape(shape)
+    return result
+
+
+def safetensors_problems(tensors: Mapping[str, torch.Tensor]) -> list[str]:
+    """Why safetensors would refuse these tensors (it stores neither sharing nor strides)."""
+    problems, owners = [], {}
+    for name, tensor in tensors.items():
+        if not tensor.is_contiguous():
+            problems.append(f"{name} is not contiguous (stride {tuple(tensor.stride())})")
+        if tensor.dtype not in _SAFETENSORS_NAMES:
+            problems.append(f"{name} has dtype {tensor.dtype}, which safetensors cannot store")
+        key = (str(tensor.device), tensor.untyped_storage().data_ptr())
+        if tensor.untyped_storage().nbytes() and key in owners:
+            problems.append(f"{name} shares memory with {owners[key]}")
+        owners.setdefault(key, name)
+    return problems
+
+
+SAFETENSORS_FIX = (
+    "safetensors stores each tensor as its own contiguous block: save "
+    "{name: t.clone().contiguous()} instead (the sharing is lost), or save as .pt, which keeps "
+    "storages and strides."
+)
+
+
+def write_safetensors(tensors: Mapping[str, torch.Tensor], stream) -> None:
+    problems = safetensors_problems(tensors)
+    if problems:
+        raise TensorFileError(f"safetensors refuses: {'; '.join(problems)}. {SAFETENSORS_FIX}")
+    header, blobs, offset = {}, [], 0
+    for name, tensor in tensors.items():
+        data = tensor.detach().cpu().reshape(-1).view(torch.uint8).numpy().tobytes()
+        header[name] = {
+            "dtype": _SAFETENSORS_NAMES[tensor.dtype],
+            "shape": list(tensor.shape),
+            "data_offsets": [offset, offset + len(data)],
+        }
+        blobs.append(data)
+        offset += len(data)
+    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    text += b" " * (-len(text) % 8)  # data starts 8-byte aligned
+    stream.write(struct.pack("<Q", len(text)))
+    stream.write(text)
+    for blob in blobs:
+        stream.write(blob)
+
+
+# --- saving --------------------------------------------------------------------------------------
+
+
+def write_atomically(path: str | os.PathLike, write: Callable[[io.BufferedWriter], None]) -> None:
+    """Write to a temporary file beside `path`, then os.replace: never a half-written file."""
+    target = Path(path)
+    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            write(stream)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def save_tensors(tensors: Mapping[str, torch.Tensor], path: str | os.PathLike) -> str:
+    """Save a dict of tensors as .safetensors (by extension) or torch.save; returns the format."""
+    tensors = {name: t.detach() for name, t in tensors.items()}
+    if str(path).lower().endswith(".safetensors"):
+        if problems := safetensors_problems(tensors):
+            raise TensorFileError(f"safetensors refuses: {'; '.join(problems)}. {SAFETENSORS_FIX}")
+        write_atomically(path, lambda stream: write_safetensors(tensors, stream))
+        return "safetensors"
+    write_atomically(path, lambda stream: torch.save(tensors, stream))
+    return "torch-zip"
+
+
+def made_safetensors_ready(tensors: Mapping[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """The fix safetensors needs: every tensor its own contiguous copy."""
+    return {name: t.detach().clone().contiguous() for name, t in tensors.items()}

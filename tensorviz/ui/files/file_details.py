@@ -1,0 +1,54 @@
+"""The selected entry of a file, in words: where it is, what it holds, how it shares memory."""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QWidget
+
+from tensorviz.core.tensor_file_text import load_code, node_summary, sharing_text
+from tensorviz.core.tensor_files import FileInspection, Node
+
+
+class FileDetails(QLabel):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWordWrap(True)
+        self.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setContentsMargins(8, 6, 8, 6)
+
+    def show_node(
+        self, node: Node | None, inspection: FileInspection | None, statistics: str | None
+    ) -> None:
+        if inspection is None or node is None:
+            self.setText("" if inspection is None else "Select an entry of the file.")
+            return
+        rows = [("entry", node.key_text() or "(the whole file)"), ("holds", node_summary(node))]
+        if node.tensor is not None:
+            info = node.tensor
+            group = inspection.storages[info.storage_id]
+            count = len(group.members)
+            rows += [
+                ("device", info.device),
+                ("stride", str(info.stride)),
+                ("storage_offset", str(info.storage_offset)),
+                ("bytes", f"{info.nbytes:,}"),
+                (
+                    "storage",
+                    f"#{info.storage_id}: {group.nbytes:,} bytes, read by {count} "
+                    f"entr{'y' if count == 1 else 'ies'}",
+                ),
+                ("sharing", sharing_text(node, inspection) or "its own storage"),
+                ("statistics", statistics or "not computed yet (Statistics, Ctrl+I)"),
+                ("load it", load_code(inspection, node.access)),
+            ]
+        elif node.kind != "value":
+            rows.append(("bytes on disk", f"{node.total_bytes:,} (each storage counted once)"))
+        body = "".join(
+            f"<tr><td style='color:#6b7280; padding-right:12px'>{escape(k)}</td>"
+            f"<td style='font-family:monospace'>{escape(v)}</td></tr>"
+            for k, v in rows
+        )
+        self.setText(f"<table>{body}</table>")

@@ -1,0 +1,70 @@
+"""Export the shown graph as PNG, SVG (the scene, painted) or Graphviz DOT (core's text),
+written atomically: into a temporary file beside the target, then moved over it."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import QRect, QRectF, QSize
+from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QFileDialog, QGraphicsScene, QWidget
+
+from tensorviz.core.autograd_graph import to_dot
+
+SUFFIXES = (".png", ".svg", ".dot")
+MAX_PNG_SIDE = 8000
+
+
+def _render(scene: QGraphicsScene, painter: QPainter, size: QSize) -> None:
+    target = QRectF(0, 0, size.width(), size.height())
+    scene.render(painter, target, scene.sceneRect())
+
+
+def export_graph(scene: QGraphicsScene, graph, path: str | os.PathLike) -> Path:
+    """Write `path` by its suffix: .png, .svg (the scene) or .dot (graph structure)."""
+    target = Path(path)
+    suffix = target.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise ValueError(f"Export as .png, .svg or .dot, not '{target.suffix or 'no suffix'}'.")
+    rect = scene.sceneRect()
+    scale = min(2.0, MAX_PNG_SIDE / max(rect.width(), rect.height(), 1.0))
+    size = QSize(int(rect.width() * scale), int(rect.height() * scale))
+    handle, temporary = tempfile.mkstemp(suffix=suffix, dir=target.parent, prefix=".export-")
+    os.close(handle)
+    try:
+        if suffix == ".dot":
+            Path(temporary).write_text(to_dot(graph), encoding="utf-8")
+        elif suffix == ".svg":
+            generator = QSvgGenerator()
+            generator.setFileName(temporary)
+            size = QSize(int(rect.width()), int(rect.height()))
+            generator.setSize(size)
+            generator.setViewBox(QRect(0, 0, size.width(), size.height()))
+            generator.setTitle("tensorviz autograd graph")
+            painter = QPainter(generator)
+            _render(scene, painter, size)
+            painter.end()
+        else:
+            image = QImage(size, QImage.Format.Format_RGB32)
+            image.fill(QColor("white"))
+            painter = QPainter(image)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            _render(scene, painter, size)
+            painter.end()
+            if not image.save(temporary, "PNG"):
+                raise OSError(f"Could not write {target}")
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def ask_export_path(parent: QWidget) -> str:
+    path, _ = QFileDialog.getSaveFileName(
+        parent, "Export graph", "autograd_graph.png", "PNG (*.png);;SVG (*.svg);;DOT (*.dot)"
+    )
+    return path

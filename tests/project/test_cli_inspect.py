@@ -1,0 +1,64 @@
+"""`tensorviz inspect FILE [--json]`: the tree, the JSON contract, refusals with exit 2."""
+
+import json
+import os
+import subprocess
+import sys
+
+import torch
+
+from tensorviz.app import main
+
+
+class Payload:
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.marker}",))
+
+
+def test_json_lists_entries_with_their_storages(tmp_path, capsys):
+    base = torch.arange(12.0).reshape(3, 4)
+    path = tmp_path / "ckpt.pt"
+    torch.save({"model": {"a.weight": base, "b.weight": base.t()}, "step": 7}, path)
+    assert main(["inspect", "--json", str(path)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["format"] == "torch-zip" and data["safe"] and data["error"] is None
+    assert data["unsafe_globals"] == []
+    first, second = data["entries"]
+    assert first["key"] == "['model']['a.weight']" and first["shape"] == [3, 4]
+    assert second["stride"] == list(base.t().stride()) and second["dtype"] == "float32"
+    assert first["storage_id"] == second["storage_id"]
+    assert first["storage_nbytes"] == base.untyped_storage().nbytes() == first["nbytes"]
+
+
+def test_text_tree(tmp_path, capsys):
+    path = tmp_path / "m.pt"
+    torch.save(torch.nn.Linear(2, 3).state_dict(), path)
+    assert main(["inspect", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "weight  [3, 2] f32  24 B" in out and "2 tensors in 2 storages" in out
+
+
+def test_malicious_file_is_refused_with_exit_2_and_never_runs(tmp_path):
+    marker = tmp_path / "MARKER"
+    path = tmp_path / "evil.pt"
+    torch.save({"state": Payload(marker)}, path)
+    result = subprocess.run(
+        [sys.executable, "-m", "tensorviz", "inspect", "--json", str(path)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 2
+    data = json.loads(result.stdout)
+    assert data["safe"] is False and data["unsafe_globals"] == [f"{os.system.__module__}.system"]
+    assert "system" in data["error"] and len(result.stderr.strip().splitlines()) == 1
+    assert not marker.exists()
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
+    (tmp_path / "empty.pt").write_bytes(b"")
+    for name in ("empty.pt", "missing.pt"):
+        assert main(["inspect", str(tmp_path / name)]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and len(captured.err.strip().splitlines()) == 1
