@@ -15,19 +15,33 @@ import torch
 from tensorviz.core.autograd_graph import AutogradGraph
 
 SHOWN_VALUES = 6
+KEPT_VALUES = 4096  # a gradient's values kept per visit (all of them for small tensors)
+
+
+def _numel(shape: tuple[int, ...]) -> int:
+    return int(np.prod(shape, dtype=np.int64)) if shape else 1
 
 
 @dataclass(frozen=True)
 class GradSummary:
     shape: tuple[int, ...]
-    values: np.ndarray  # a copy, float64
+    values: np.ndarray  # a float64 copy; flat and cut to KEPT_VALUES for a big gradient
 
     @classmethod
     def of(cls, tensor: torch.Tensor | None) -> GradSummary | None:
         if tensor is None:
             return None
-        array = tensor.detach().to("cpu", torch.float64).numpy().copy()
-        return cls(tuple(tensor.shape), array)
+        shape = tuple(tensor.shape)
+        try:
+            flat = tensor.detach().reshape(-1)
+            if flat.numel() > KEPT_VALUES:
+                flat = flat[:KEPT_VALUES]
+            if flat.is_complex():
+                flat = flat.abs()
+            array = flat.to("cpu", torch.float64).numpy().copy()
+        except (RuntimeError, TypeError):  # sparse, quantized, meta: keep the shape only
+            array = np.full(1, np.nan)
+        return cls(shape, array if array.size != _numel(shape) else array.reshape(shape))
 
     def short_text(self) -> str:
         """A scalar's value, otherwise the shape: what fits on a node or beside an edge."""

@@ -345,3 +345,40 @@ class Trainer:
             values = {"w.grad": self.w.grad.item(), "b.grad": self.b.grad.item()}
         code = phase_codes(self.config)[phase]
         return PhaseRecord(s["epoch"], s["batch"], phase, code, values)
+
+
+def loss_graph(config: TrainingConfig, w: float, b: float) -> dict[str, torch.Tensor]:
+    """The loss at parameters (w, b) as a fresh autograd graph, full batch on the CPU, built with
+    the trainer's own forward and loss lines — for the Autograd graph area. Returns the named
+    tensors a learner would have in a plain script: w, b (leaves), x, y, y_pred, loss."""
+    data = make_data(config)
+    w_leaf = torch.tensor([w], requires_grad=True)
+    b_leaf = torch.tensor([b], requires_grad=True)
+    y_pred = data.x * w_leaf + b_leaf
+    loss = ((y_pred - data.y) ** 2).mean()
+    return {"w": w_leaf, "b": b_leaf, "x": data.x, "y": data.y, "y_pred": y_pred, "loss": loss}
+
+
+def add_loss_graph_to_workspace(workspace, tensors: dict[str, torch.Tensor]) -> str:
+    """Put the tensors of `loss_graph` in the workspace as one undoable step, each with the
+    line that made it, so every area can show them; returns the loss's name."""
+    from tensorviz.core.workspace import Provenance, WorkspaceEntry
+
+    names = {key: workspace.suggest_name(f"train_{key}") for key in tensors}
+    w, b = (float(tensors[key].detach()) for key in ("w", "b"))
+    n = {key: names[key] for key in names}
+    made = {
+        "w": Provenance("training", f"torch.tensor([{w:.6g}], requires_grad=True)"),
+        "b": Provenance("training", f"torch.tensor([{b:.6g}], requires_grad=True)"),
+        "x": Provenance("training data", "x (the training inputs)"),
+        "y": Provenance("training data", "y (the training targets)"),
+        "y_pred": Provenance(
+            "forward", f"{n['x']} * {n['w']} + {n['b']}", (n["x"], n["w"], n["b"])
+        ),
+        "loss": Provenance(
+            "loss", f"(({n['y_pred']} - {n['y']}) ** 2).mean()", (n["y_pred"], n["y"])
+        ),
+    }
+    entries = [WorkspaceEntry(names[key], tensors[key], made[key]) for key in made]
+    workspace.add(entries, f"loss graph from training ({names['loss']})")
+    return names["loss"]

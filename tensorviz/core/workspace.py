@@ -186,6 +186,7 @@ class Workspace:
             self._next_uid += 1
             e.uid = self._next_uid
             e.parent_uids = tuple(uid_of[n] for n in e.provenance.inputs if n in uid_of)
+            uid_of[e.name] = e.uid  # later entries of the same step may be made from it
             self._entries[e.name] = e
         names = [e.name for e in entries]
         self._push(description or f"create {', '.join(names)}", lambda: self._remove(names))

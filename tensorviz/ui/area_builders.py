@@ -62,14 +62,25 @@ def _build_graph(context: AreaContext) -> QWidget:
 BUILDERS["graph"] = _build_graph
 
 
-def link_areas(panels: dict[str, QWidget]) -> None:
-    """The tensor selected in the Workbench is the one the Memory layout shows."""
+def link_areas(panels: dict[str, QWidget], workspace: Workspace, show_area) -> None:
+    """The tensor selected in the Workbench is the one the Memory layout shows; Training's loss
+    graph opens in the Autograd graph area."""
     workbench, layout = panels.get("workbench"), panels.get("layout")
     if hasattr(workbench, "selection_changed") and hasattr(layout, "show_tensor"):
         workbench.selection_changed.connect(lambda name: name and layout.show_tensor(name))
     files = panels.get("files")  # a tensor sent from a file is shown in the Memory layout
     if hasattr(files, "tensors_sent") and hasattr(layout, "show_tensor"):
         files.tensors_sent.connect(lambda names: layout.show_tensor(names[0]))
+    training, graph = panels.get("training"), panels.get("graph")
+    if hasattr(training, "loss_graph_built") and hasattr(graph, "show_tensor"):
+
+        def open_loss_graph(tensors: dict) -> None:
+            from tensorviz.core.training import add_loss_graph_to_workspace
+
+            graph.show_tensor(add_loss_graph_to_workspace(workspace, tensors))
+            show_area("graph")
+
+        training.loss_graph_built.connect(open_loss_graph)
 
 
 def default_context(environment: EnvironmentReport) -> AreaContext:

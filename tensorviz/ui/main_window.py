@@ -271,7 +271,7 @@ class MainWindow(QMainWindow):
             self.panels[key] = panel
             if hasattr(panel, "status_message"):
                 panel.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        link_areas(self.panels)
+        link_areas(self.panels, self.context.workspace, self.show_area)
         if self.queued_files:  # opened before torch loaded (e.g. the command line)
             self.panels["files"].show_queue(self.queued_files)
         self.stack.setCurrentIndex(self.navigation.currentRow())

@@ -161,6 +161,7 @@ def take_screenshots(out_dir: Path) -> list[Path]:
         app.processEvents()
         window.grab().save(str(path))
         written.append(path)
+        window.statusBar().clearMessage()  # the next pictures are about other areas
         written += _stage_layout(window, app, out_dir)
         written += _stage_training(window, app, out_dir)
         written += _stage_files(window, app, out_dir)

@@ -115,3 +115,13 @@ def test_why_grad_is_none():
     x = torch.ones(1, requires_grad=True)
     assert "not a leaf" in why_grad_is_none(x * 2, reached=True)
     assert "never reached" in why_grad_is_none(x, reached=False)
+
+
+def test_big_gradients_keep_their_shape_and_a_bounded_copy():
+    from tensorviz.core.backward_steps import KEPT_VALUES, GradSummary
+
+    big = GradSummary.of(torch.ones(100, 100))
+    assert big.shape == (100, 100) and big.values.size == KEPT_VALUES
+    small = GradSummary.of(torch.arange(6.0).reshape(2, 3))
+    assert small.values.shape == (2, 3) and small.values[1, 2] == 5.0
+    assert GradSummary.of(torch.tensor([3 + 4j])).values.tolist() == [5.0]

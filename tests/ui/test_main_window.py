@@ -166,3 +166,18 @@ def test_edit_undo_undoes_the_last_workbench_step(window):
     window.show_area("workbench")
     window.undo_action.trigger()
     assert len(workbench.workspace) == count - 1
+
+
+def test_training_loss_graph_opens_in_the_autograd_area(window, qtbot):
+    training, graph = window.panels["training"], window.panels["graph"]
+    qtbot.waitUntil(lambda: getattr(training, "info", None) is not None, timeout=30_000)
+    training.bar.graph_button.click()
+    workspace = window.context.workspace
+    assert window.current_area() == "graph"
+    loss = workspace.tensor("train_loss")
+    w, b = workspace.tensor("train_w"), workspace.tensor("train_b")
+    expected = ((workspace.tensor("train_x") * w + b - workspace.tensor("train_y")) ** 2).mean()
+    assert torch.equal(loss, expected) and type(loss.grad_fn).__name__ == "MeanBackward0"
+    assert workspace.lineage("train_loss")[-1] == "train_loss"
+    assert set(workspace.parents("train_y_pred")) == {"train_x", "train_w", "train_b"}
+    assert "train_loss" in graph.graph_tensor_names()

@@ -40,8 +40,9 @@ def node_details(
     visit: BackwardVisit | None = None,
     step_seen: bool = False,
     backward_ran: bool = False,
+    root=None,
 ) -> str:
-    """Rich text for the details pane (node: a node id of `graph`)."""
+    """Rich text for the details pane (node: a node id of `graph`; root: the root tensor)."""
     data = graph.graph.nodes[node]
     kind = data["kind"]
     title = (
@@ -78,6 +79,12 @@ def node_details(
         if data.get("is_view"):
             lines.append("It is a view (its _base is another tensor).")
         lines.append("Backward starts here with gradient 1 (d root / d root).")
+        if root is not None and backward_ran and not root.is_leaf:
+            if root.retains_grad and root.grad is not None:
+                lines.append("<b>.grad</b>: " + escape(GradSummary.of(root.grad).text()))
+            else:
+                reason = why_grad_is_none(root, reached=True)
+                lines.append(f"<b>.grad</b>: None<br><i>why?</i> {escape(reason)}")
     if kind != "tensor":
         lines += _visit_lines(visit, step_seen)
     return "<br>".join(lines)

@@ -121,6 +121,9 @@ class GraphPanel(QWidget):
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(0, 0, 0, 0)
         side_layout.addWidget(self.group_modules)
+        self.retain_grad = QCheckBox("root.retain_grad()")
+        self.retain_grad.setToolTip("Keep .grad on the root, which is not a leaf")
+        side_layout.addWidget(self.retain_grad)
         side_layout.addWidget(self.details, 1)
         self.details.setMinimumWidth(200)
         splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -255,7 +258,7 @@ class GraphPanel(QWidget):
         visit = record.visit_of(node) if record else None
         seen = visit is not None and visit in self.stepper.seen()
         self.details.setHtml(
-            node_details(self.graph, node, visit, seen, backward_ran=record is not None)
+            node_details(self.graph, node, visit, seen, record is not None, self.built.root)
         )
 
     def _on_search_changed(self, text: str) -> None:
@@ -283,6 +286,8 @@ class GraphPanel(QWidget):
         if self.graph is None or self.built is None or self.layout_result is None:
             return None
         root = self.built.root
+        if self.retain_grad.isChecked() and not root.is_leaf:
+            root.retain_grad()
         gradient = torch.ones_like(root) if self.bar.ones_gradient.isChecked() else None
         record = record_backward(
             self.graph, root, gradient, retain_graph=self.retain_graph.isChecked()

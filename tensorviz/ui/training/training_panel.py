@@ -20,7 +20,14 @@ from PySide6.QtWidgets import (
 )
 
 from tensorviz.core.error_explanations import ExplainedError
-from tensorviz.core.training import PhaseRecord, Remedy, StepRecord, apply_remedy, phase_codes
+from tensorviz.core.training import (
+    PhaseRecord,
+    Remedy,
+    StepRecord,
+    apply_remedy,
+    loss_graph,
+    phase_codes,
+)
 from tensorviz.core.training_data import TrainingConfig, write_atomically
 from tensorviz.core.training_report import (
     USE_NO_GRAD,
@@ -49,6 +56,7 @@ READY, RUNNING, PAUSED, FINISHED, STOPPED, LOADING = (
 class TrainingPanel(QWidget):
     status_message = Signal(str)
     state_changed = Signal(str)
+    loss_graph_built = Signal(dict)  # name → tensor: w, b, x, y, y_pred, loss at the current step
     # Requests to the worker (queued into its thread).
     _reset_requested = Signal(int, object)
     _play_requested = Signal()
@@ -94,6 +102,7 @@ class TrainingPanel(QWidget):
         self.bar.log_scale.toggled.connect(self.plots.set_log_scale)
         self.bar.smoothing.toggled.connect(self.plots.set_smoothing)
         self.bar.export_requested.connect(self._on_export_requested)
+        self.bar.loss_graph_requested.connect(self.show_loss_graph)
         self.problem_view.remedy_chosen.connect(self.apply_remedy)
 
     def _build_layout(self) -> None:
@@ -224,6 +233,15 @@ class TrainingPanel(QWidget):
         self._play_when_ready = True
         self.status_message.emit(f"Applied: {self.problem_view.buttons[key].text()}")
         self.reset()
+
+    def show_loss_graph(self) -> None:
+        """Rebuild the loss at the current w, b (or the initial ones) as a real autograd graph."""
+        info = getattr(self, "info", None)
+        if info is None:
+            self.status_message.emit("The experiment is still being prepared")
+            return
+        w, b = (self.history[-1].w, self.history[-1].b) if self.history else info.initial
+        self.loss_graph_built.emit(loss_graph(info.config, w, b))
 
     def shutdown(self) -> None:
         """Stop the loop and join the worker thread (the window is closing)."""

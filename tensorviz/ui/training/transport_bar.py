@@ -22,6 +22,7 @@ from tensorviz.ui.training.training_worker import FULL_SPEED, SPEEDS
 
 class TransportBar(QWidget):
     export_requested = Signal(str)  # csv | png | pt
+    loss_graph_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -81,6 +82,12 @@ class TransportBar(QWidget):
         for button in (self.play_button, self.epoch_button, self.phase_button, self.reset_button):
             controls.addWidget(button)
         controls.addStretch(1)
+        self.graph_button = QPushButton("Loss graph")
+        self.graph_button.setToolTip(
+            "Open the autograd graph of the loss at the current w, b in the Autograd graph area"
+        )
+        self.graph_button.clicked.connect(self.loss_graph_requested)
+        controls.addWidget(self.graph_button)
         controls.addWidget(self.export_button)
         readout = QHBoxLayout()
         readout.setContentsMargins(0, 0, 0, 0)

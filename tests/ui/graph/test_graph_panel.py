@@ -214,3 +214,14 @@ def test_grouping_by_module_collapses_and_still_steps(panel):
     assert set(panel.view.node_items) == set(panel.graph.graph.nodes)
     panel.show_preset("square")
     assert not panel.group_modules.isEnabled()
+
+
+def test_root_grad_is_none_unless_retain_grad(panel):
+    panel.run_backward()
+    panel.select_node(panel.graph.roots[0])
+    assert "retain_grad()" in panel.details.toPlainText()
+    panel.show_preset("square")
+    panel.retain_grad.setChecked(True)
+    panel.run_backward()
+    panel.select_node(panel.graph.roots[0])
+    assert panel.built.root.grad.item() == 1.0 and ".grad: 1" in panel.details.toPlainText()
