@@ -23,16 +23,10 @@ def _build_workbench(context: AreaContext) -> QWidget:
     return WorkbenchPanel(context.workspace, context.environment.devices)
 
 
-BUILDERS: dict[str, Callable[[AreaContext], QWidget]] = {"workbench": _build_workbench}
-
-
 def _build_layout(context: AreaContext) -> QWidget:
     from tensorviz.ui.layout.layout_panel import LayoutPanel
 
     return LayoutPanel(context.workspace)
-
-
-BUILDERS["layout"] = _build_layout
 
 
 def _build_training(context: AreaContext) -> QWidget:
@@ -41,16 +35,10 @@ def _build_training(context: AreaContext) -> QWidget:
     return TrainingPanel(context.environment.devices)
 
 
-BUILDERS["training"] = _build_training
-
-
 def _build_files(context: AreaContext) -> QWidget:
     from tensorviz.ui.files.files_panel import FilesPanel
 
     return FilesPanel(context.workspace)
-
-
-BUILDERS["files"] = _build_files
 
 
 def _build_graph(context: AreaContext) -> QWidget:
@@ -59,7 +47,14 @@ def _build_graph(context: AreaContext) -> QWidget:
     return GraphPanel(context.workspace)
 
 
-BUILDERS["graph"] = _build_graph
+# In navigation order; each panel module is imported only when torch has loaded.
+BUILDERS: dict[str, Callable[[AreaContext], QWidget]] = {
+    "workbench": _build_workbench,
+    "layout": _build_layout,
+    "graph": _build_graph,
+    "training": _build_training,
+    "files": _build_files,
+}
 
 
 def link_areas(panels: dict[str, QWidget], workspace: Workspace, show_area) -> None:

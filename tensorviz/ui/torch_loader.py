@@ -11,6 +11,15 @@ import traceback
 from PySide6.QtCore import QThread, Signal
 
 
+def warm_lazy_imports() -> None:
+    """torch imports sympy (≈1 s) on the first broadcast_shapes or meta-device call; pay that
+    here, off the GUI thread, not on the first click in the Memory layout or Workbench."""
+    import torch
+
+    torch.broadcast_shapes((2, 1), (1, 3))
+    torch.empty(2, 3, device="meta") @ torch.empty(3, 2, device="meta")
+
+
 class TorchLoader(QThread):
     loaded = Signal(object)  # tensorviz.core.environment.EnvironmentReport
     failed = Signal(str)
@@ -22,6 +31,8 @@ class TorchLoader(QThread):
             import torch  # noqa: F401
 
             from tensorviz.core.environment import collect_environment
+
+            warm_lazy_imports()
 
             report = collect_environment()
         except Exception as error:  # noqa: BLE001 — any import failure is shown to the user

@@ -82,3 +82,17 @@ def test_lock_pins_what_was_tested():
     assert _allowed(pins["pyside6-essentials"], f"{sys.version_info[0]}.{sys.version_info[1]}")
     runtime = [Requirement(d).name.lower() for d in pyproject()["project"]["dependencies"]]
     assert set(runtime) <= set(pins)
+
+
+def test_lock_is_complete_for_this_environment():
+    """Every installed distribution is pinned, so a fresh `make test` gets exactly this set."""
+    from importlib import metadata
+
+    pinned = {
+        line.split("==")[0].strip().lower().replace("_", "-")
+        for line in (ROOT / "requirements.lock").read_text().splitlines()
+        if "==" in line and not line.lstrip().startswith("#")
+    }
+    installed = {d.metadata["Name"].lower().replace("_", "-") for d in metadata.distributions()}
+    tooling = {"pip", "setuptools", "wheel", "tensorviz"}
+    assert installed - tooling - pinned == set()

@@ -31,11 +31,11 @@ from PySide6.QtWidgets import (
 from tensorviz.core.tensor_file_text import explain_file_error, format_bytes, load_code
 from tensorviz.core.tensor_files import FileInspection, Node
 from tensorviz.core.workspace import Provenance, Workspace, WorkspaceEntry, WorkspaceError
+from tensorviz.ui.error_panel import ErrorPanel
 from tensorviz.ui.files.file_details import FileDetails
 from tensorviz.ui.files.file_jobs import FileJobRelay, OpenFileJob, StatisticsJob
 from tensorviz.ui.files.file_tree_model import FileTreeModel
 from tensorviz.ui.files.save_dialog import SaveTensorsDialog
-from tensorviz.ui.workbench.error_panel import ErrorPanel
 from tensorviz.ui.workbench.value_view import ValueView
 
 HINT = (

@@ -6,8 +6,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
+from tensorviz.ui.error_panel import ErrorPanel
 from tensorviz.ui.layout.walk_controls import WalkControls
-from tensorviz.ui.workbench.error_panel import ErrorPanel
 
 
 def _section(title: str) -> QLabel:

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPushButton, QVBoxLay
 
 from tensorviz.core.error_explanations import ExplainedError
 from tensorviz.core.training import Remedy
-from tensorviz.ui.workbench.error_panel import ErrorPanel
+from tensorviz.ui.error_panel import ErrorPanel
 
 
 class ProblemView(QFrame):

@@ -32,8 +32,8 @@ from tensorviz.core.workbench_actions import (
     write_numpy,
 )
 from tensorviz.core.workspace import Workspace, WorkspaceError, WorkspaceEvent
+from tensorviz.ui.error_panel import ErrorPanel
 from tensorviz.ui.workbench.action_forms import CreateForm, OperateForm
-from tensorviz.ui.workbench.error_panel import ErrorPanel
 from tensorviz.ui.workbench.identity_card import IdentityCard
 from tensorviz.ui.workbench.value_view import ValueView
 from tensorviz.ui.workbench.workspace_list import WorkspaceListModel
