@@ -6,9 +6,11 @@ entries share and the bytes a saved view wastes. The CLI prints it; the Files ar
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import torch
 
@@ -84,13 +86,35 @@ class FileInspection:
     notes: list[str] = field(default_factory=list)
     error: str | None = None
     loaded: object = None  # the object torch.load / numpy gave (tensors on cpu, maybe mmapped)
+    file_stamp: tuple | None = None  # (inode, size, mtime) when loaded: mmapped data must match
 
     @property
     def format_label(self) -> str:
         return FORMAT_LABELS.get(self.format, "unknown")
 
+    def changed_on_disk(self) -> str | None:
+        """Why the loaded tensors can no longer be trusted, or None. Reading mmapped data of a
+        file truncated since it was opened kills the process (SIGBUS), so check first."""
+        if self.file_stamp is None:
+            return None
+        name = Path(self.path).name
+        try:
+            now = _stamp(self.path)
+        except OSError:
+            return f"{name} was deleted or moved since it was opened; reload it to read its data."
+        if now != self.file_stamp:
+            return f"{name} changed on disk since it was opened; reload it to read its data."
+        return None
+
     def tensor_at(self, access: tuple) -> torch.Tensor:
+        if problem := self.changed_on_disk():
+            raise FileChangedError(problem)
         return value_at(self.loaded, access)
+
+    def tensors_in_memory(self, accesses: list[tuple]) -> list[torch.Tensor]:
+        """Copies of these tensors in ordinary memory (no longer backed by the file), keeping the
+        storage sharing between them (one deepcopy call shares its memo across the list)."""
+        return copy.deepcopy([self.tensor_at(access) for access in accesses])
 
     def shared_groups(self) -> list[StorageGroupInfo]:
         return [g for g in self.storages if len(g.members) > 1]
@@ -129,6 +153,15 @@ def value_at(obj, access: tuple):
     return obj
 
 
+class FileChangedError(OSError):
+    """The file under loaded (possibly mmapped) tensors changed or vanished since it was opened."""
+
+
+def _stamp(path: str) -> tuple:
+    info = os.stat(path)
+    return (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
 def inspect_file(path: str | os.PathLike) -> FileInspection:
     text = os.fsdecode(path)
     result = FileInspection(text)
@@ -152,6 +185,7 @@ def inspect_file(path: str | os.PathLike) -> FileInspection:
     except (OSError, MemoryError) as error:
         result.error = f"The file could not be read: {error.strerror or type(error).__name__}."
         return result
+    result.file_stamp = _stamp(text)
     result.root = build_tree(result.loaded)
     result.entries, result.storages = _share_storages(result.root, result.loaded)
     return result

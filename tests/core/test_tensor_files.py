@@ -262,3 +262,33 @@ def test_non_utf8_file_name(tmp_path):
     torch.save(torch.arange(3), path)
     result = inspect_file(path)
     assert result.error is None and torch.equal(result.loaded, torch.arange(3))
+
+
+def test_a_file_truncated_while_open_is_never_read(tmp_path):
+    """Reading mmapped data of a truncated file would kill the process (SIGBUS)."""
+    from tensorviz.core.tensor_files import FileChangedError
+
+    path = tmp_path / "big.pt"
+    torch.save({"a": torch.randn(300, 300)}, path)
+    inspection = inspect_file(path)
+    assert inspection.changed_on_disk() is None
+    with open(path, "r+b") as f:
+        f.truncate(100)
+    assert "changed on disk" in inspection.changed_on_disk()
+    with pytest.raises(FileChangedError):
+        inspection.tensor_at(("a",))
+    path.unlink()
+    assert "deleted or moved" in inspection.changed_on_disk()
+
+
+def test_tensors_in_memory_keep_sharing_and_leave_the_file(tmp_path):
+    path = tmp_path / "tied.pt"
+    weight = torch.randn(4, 3)
+    torch.save({"enc": weight, "dec": weight, "view": weight[1]}, path)
+    inspection = inspect_file(path)
+    enc, dec, view = inspection.tensors_in_memory([("enc",), ("dec",), ("view",)])
+    assert torch.equal(enc, weight) and torch.equal(view, weight[1])
+    assert enc.untyped_storage().data_ptr() == dec.untyped_storage().data_ptr()
+    assert view.untyped_storage().data_ptr() == enc.untyped_storage().data_ptr()
+    original = inspection.tensor_at(("enc",))
+    assert enc.untyped_storage().data_ptr() != original.untyped_storage().data_ptr()

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from tensorviz.core.tensor_file_text import explain_file_error, format_bytes, load_code
-from tensorviz.core.tensor_files import FileInspection, Node
+from tensorviz.core.tensor_files import FileChangedError, FileInspection, Node
 from tensorviz.core.workspace import Provenance, Workspace, WorkspaceEntry, WorkspaceError
 from tensorviz.ui.error_panel import ErrorPanel
 from tensorviz.ui.files.file_details import FileDetails
@@ -281,7 +281,13 @@ class FilesPanel(QWidget):
         if not nodes or inspection is None:
             self.value_view.set_tensor(None)
             return
-        self.value_view.set_tensor(inspection.tensor_at(nodes[0].access), nodes[0].name)
+        try:
+            tensor = inspection.tensor_at(nodes[0].access)
+        except FileChangedError as changed:
+            self.value_view.set_tensor(None)
+            self.status_message.emit(str(changed))
+            return
+        self.value_view.set_tensor(tensor, nodes[0].name)
 
     def _update_actions(self) -> None:
         tensors = self._tensor_nodes()
@@ -317,8 +323,13 @@ class FilesPanel(QWidget):
         nodes = self._tensor_nodes()
         if inspection is None or not nodes:
             return []
+        try:  # copies in memory: the workspace must not depend on the file staying as it is
+            tensors = inspection.tensors_in_memory([node.access for node in nodes])
+        except FileChangedError as changed:
+            self.status_message.emit(str(changed))
+            return []
         entries, used = [], set()
-        for node in nodes:
+        for node, tensor in zip(nodes, tensors, strict=True):
             words = "_".join(map(str, node.access)) or Path(inspection.path).stem
             name = self.workspace.suggest_name(words)
             base, n = name, 1
@@ -327,7 +338,7 @@ class FilesPanel(QWidget):
                 name = self.workspace.suggest_name(f"{base}_{n}")
             used.add(name)
             provenance = Provenance("load", load_code(inspection, node.access))
-            entries.append(WorkspaceEntry(name, inspection.tensor_at(node.access), provenance))
+            entries.append(WorkspaceEntry(name, tensor, provenance))
         try:
             names = self.workspace.add(entries, f"load {len(entries)} tensor(s) from a file")
         except WorkspaceError as error:
@@ -346,6 +357,9 @@ class FilesPanel(QWidget):
     def compute_statistics(self) -> None:
         inspection = self.model.inspection
         if inspection is None or self._statistics_job is not None:
+            return
+        if changed := inspection.changed_on_disk():
+            self.status_message.emit(changed)
             return
         self._statistics_generation += 1
         self._statistics_job = StatisticsJob(inspection, self._statistics_generation, self._relay)

@@ -225,3 +225,14 @@ def test_keyboard_shortcut_sends_the_selection(qtbot, panel, checkpoint):
     qtbot.waitUntil(panel.tree.hasFocus)
     qtbot.keyClick(panel.tree, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert panel.workspace.names() == ["head"]
+
+
+def test_a_file_truncated_while_open_is_refused_not_a_crash(qtbot, panel, checkpoint):
+    open_and_wait(qtbot, panel, [checkpoint])
+    panel.select_entry("['model']['1.weight']")
+    with open(checkpoint, "r+b") as f:
+        f.truncate(64)
+    with qtbot.waitSignal(panel.status_message) as signal:
+        assert panel.send_to_workspace() == []
+    assert "changed on disk" in signal.args[0]
+    assert len(panel.workspace) == 0
