@@ -32,11 +32,13 @@ class TorchLoader(QThread):
 
             from tensorviz.core.environment import collect_environment
 
-            warm_lazy_imports()
-
             report = collect_environment()
         except Exception as error:  # noqa: BLE001 — any import failure is shown to the user
             detail = traceback.format_exception_only(type(error), error)[-1].strip()
             self.failed.emit(f"PyTorch could not be loaded: {detail}")
             return
         self.loaded.emit(report)
+        try:  # after the areas can be built: nothing waits for this, it only saves a later pause
+            warm_lazy_imports()
+        except Exception:  # noqa: BLE001 — a warm-up that fails costs only that pause
+            pass

@@ -82,6 +82,7 @@ class BroadcastExplainer(QWidget):
         layout.addWidget(self.add_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(scroll, 1)
         self._unsubscribe = workspace.subscribe(self._on_workspace_changed)
+        self._stale = True
         self.set_shapes(EXAMPLES["(3, 1, 5) with (2, 1)"])
 
     # --- shapes ----------------------------------------------------------------------------------
@@ -148,7 +149,17 @@ class BroadcastExplainer(QWidget):
 
     # --- explanation -----------------------------------------------------------------------------
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self._on_shapes_changed()
+
     def _on_shapes_changed(self, _text: str = "") -> None:
+        # Hidden (e.g. at start-up, behind another tab): explain when first shown, since torch's
+        # first broadcast_shapes call imports sympy (about a second).
+        self._stale = not self.isVisible()
+        if self._stale:
+            return
         shapes, problems = [], []
         for edit in self.shape_edits:
             if not edit.text().strip():
