@@ -24,7 +24,19 @@ run: $(STAMP)
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
 
+# The bench extra (torchviz, pinned in requirements-bench.lock) and Debian's graphviz (`dot`) are
+# the anchors of bench/graph.py; without them it prints our figures only. The extra goes into its
+# own folder inside .venv (bench/graph.py puts it on sys.path), so the environment `make test`
+# sees stays exactly requirements.lock.
+BENCH_PACKAGES := $(VENV)/bench-packages
+
 bench: $(STAMP)
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --upgrade \
+		--target $(BENCH_PACKAGES) -r requirements-bench.lock \
+		|| echo "bench: could not install requirements-bench.lock (torchviz anchor unavailable)"
+	@command -v dot >/dev/null || { test "$$(id -u)" = 0 \
+		&& { apt-get install -y graphviz || { apt-get update && apt-get install -y graphviz; }; } \
+		|| echo "bench: no graphviz dot and not root (dot anchor unavailable)"; }
 	QT_QPA_PLATFORM=offscreen $(PY) bench/run_all.py
 
 screenshots: $(STAMP)

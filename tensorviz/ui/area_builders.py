@@ -57,25 +57,38 @@ BUILDERS: dict[str, Callable[[AreaContext], QWidget]] = {
 }
 
 
-def link_areas(panels: dict[str, QWidget], workspace: Workspace, show_area) -> None:
-    """The tensor selected in the Workbench is the one the Memory layout shows; Training's loss
-    graph opens in the Autograd graph area."""
-    workbench, layout = panels.get("workbench"), panels.get("layout")
-    if hasattr(workbench, "selection_changed") and hasattr(layout, "show_tensor"):
-        workbench.selection_changed.connect(lambda name: name and layout.show_tensor(name))
-    files = panels.get("files")  # a tensor sent from a file is shown in the Memory layout
-    if hasattr(files, "tensors_sent") and hasattr(layout, "show_tensor"):
-        files.tensors_sent.connect(lambda names: layout.show_tensor(names[0]))
-    training, graph = panels.get("training"), panels.get("graph")
-    if hasattr(training, "loss_graph_built") and hasattr(graph, "show_tensor"):
+def link_new_panel(key: str, panel: QWidget, window) -> None:
+    """Connect a panel that was just built to the areas it feeds or is fed by.
+
+    Areas are built on first use, so a link reaches a target only if it is built by then
+    (`window.built_panel`), except where the user asked for the target (the loss graph)."""
+    workspace = window.context.workspace
+
+    def show_in_layout(name: str) -> None:
+        if not name:
+            return
+        window.tensor_in_focus = name  # what the Memory layout opens on if built later
+        layout = window.built_panel("layout")
+        if layout is not None:
+            layout.show_tensor(name)
+
+    if key == "workbench":  # the selected tensor is the one the Memory layout shows
+        panel.selection_changed.connect(show_in_layout)
+        show_in_layout(panel.selected or "")
+    elif key == "files":  # a tensor sent from a file is shown in the Memory layout
+        panel.tensors_sent.connect(lambda names: show_in_layout(names[0]))
+    elif key == "layout" and window.tensor_in_focus in workspace:  # the latest one picked
+        panel.show_tensor(window.tensor_in_focus)
+    elif key == "training":  # Training's loss graph opens in the Autograd graph area
 
         def open_loss_graph(tensors: dict) -> None:
             from tensorviz.core.training import add_loss_graph_to_workspace
 
-            graph.show_tensor(add_loss_graph_to_workspace(workspace, tensors))
-            show_area("graph")
+            name = add_loss_graph_to_workspace(workspace, tensors)
+            window.panel("graph").show_tensor(name)
+            window.show_area("graph")
 
-        training.loss_graph_built.connect(open_loss_graph)
+        panel.loss_graph_built.connect(open_loss_graph)
 
 
 def default_context(environment: EnvironmentReport) -> AreaContext:

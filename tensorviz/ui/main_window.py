@@ -47,6 +47,7 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.environment = None
         self.context = None  # AreaContext (the shared workspace) once torch has loaded
+        self.tensor_in_focus: str | None = None  # last tensor picked in the Workbench or Files
         self.queued_files: list[str] = []
         self._painted = False
         self._torch_settled = False
@@ -163,6 +164,7 @@ class MainWindow(QMainWindow):
         self.navigation.setCurrentRow([area.key for area in AREAS].index(key))
 
     def _on_area_changed(self, row: int) -> None:
+        self.panel(AREAS[row].key)  # built on first visit
         self.stack.setCurrentIndex(row)
         self.area_actions.actions()[row].setChecked(True)
         self.settings.set_current_area(AREAS[row].key)
@@ -196,7 +198,7 @@ class MainWindow(QMainWindow):
                 self.settings.add_recent_file(path)
                 if path not in self.queued_files:
                     self.queued_files.append(path)
-            self.panels["files"].show_queue(self.queued_files)
+            self.panel("files").show_queue(self.queued_files)
             self.show_area("files")
             self.statusBar().showMessage(f"Queued {len(good)} file(s) for the Files area", 5_000)
             self.files_queued.emit(good)
@@ -258,23 +260,42 @@ class MainWindow(QMainWindow):
         self.torch_loaded.emit(report)
 
     def _build_real_areas(self, report) -> None:
-        """Swap each built area's placeholder for its real panel, all on one workspace."""
-        from tensorviz.ui.area_builders import BUILDERS, default_context, link_areas
+        """Create the shared workspace and build the area on screen; the others are built on
+        first use (panel()), so the window is interactive as soon as torch has loaded."""
+        from tensorviz.ui.area_builders import default_context
 
         self.context = default_context(report)
-        for key, build in BUILDERS.items():
-            panel = build(self.context)
-            index = self.stack.indexOf(self.panels[key])
-            self.stack.removeWidget(self.panels[key])
-            self.panels[key].deleteLater()
-            self.stack.insertWidget(index, panel)
-            self.panels[key] = panel
-            if hasattr(panel, "status_message"):
-                panel.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        link_areas(self.panels, self.context.workspace, self.show_area)
+        self.panel(self.current_area())
         if self.queued_files:  # opened before torch loaded (e.g. the command line)
-            self.panels["files"].show_queue(self.queued_files)
+            self.panel("files").show_queue(self.queued_files)
         self.stack.setCurrentIndex(self.navigation.currentRow())
+
+    def built_panel(self, key: str) -> QWidget | None:
+        """The area's real panel if it has been built, else None."""
+        panel = self.panels[key]
+        return None if isinstance(panel, PlaceholderPanel) else panel
+
+    def panel(self, key: str) -> QWidget:
+        """The area's panel, built now if torch has loaded and nobody needed it before."""
+        if self.context is None or self.built_panel(key) is not None:
+            return self.panels[key]  # (area_builders imports torch: never before it has loaded)
+        from tensorviz.ui.area_builders import BUILDERS, link_new_panel
+
+        if key not in BUILDERS:
+            return self.panels[key]
+        panel = BUILDERS[key](self.context)
+        placeholder = self.panels[key]
+        index = self.stack.indexOf(placeholder)
+        current = self.stack.currentIndex()
+        self.stack.removeWidget(placeholder)
+        placeholder.deleteLater()
+        self.stack.insertWidget(index, panel)
+        self.stack.setCurrentIndex(current)
+        self.panels[key] = panel
+        if hasattr(panel, "status_message"):
+            panel.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        link_new_panel(key, panel, self)
+        return panel
 
     def _on_torch_failed(self, message: str) -> None:
         self.torch_status.setText("PyTorch unavailable")

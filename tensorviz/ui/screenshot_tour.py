@@ -47,7 +47,7 @@ def _stage_layout(window: MainWindow, app: QApplication, out_dir: Path) -> list[
     workspace = window.context.workspace
     apply_operation(workspace, "index", "x", {"index": "..., :1"}, name="x_col")
     apply_operation(workspace, "expand", "x_col", {"shape": "2, 3, 4"}, name="x_e")
-    panel = window.panels["layout"]
+    panel = window.panel("layout")
     window.show_area("layout")
     panel.show_tensor("x_e")
     panel.hover_element((1, 2, 3))
@@ -77,7 +77,7 @@ def _wait_for(condition, timeout_ms: int = 30_000) -> None:
 
 def _stage_training(window: MainWindow, app: QApplication, out_dir: Path) -> list[Path]:
     """The reference experiment paused mid-training, one phase stepped into the next epoch."""
-    panel = window.panels["training"]
+    panel = window.panel("training")
     window.show_area("training")
     _wait_for(lambda: panel.state == "ready")
     panel.bar.speed.setValue(4)  # 100 epochs / s
@@ -97,7 +97,7 @@ def _stage_training(window: MainWindow, app: QApplication, out_dir: Path) -> lis
 
 def _stage_graph(window: MainWindow, app: QApplication, out_dir: Path) -> list[Path]:
     """The linear-regression loss, backward recorded and stepped halfway through."""
-    panel = window.panels["graph"]
+    panel = window.panel("graph")
     window.show_area("graph")
     panel.show_preset("regression")
     panel.run_backward()
@@ -128,7 +128,7 @@ def _stage_files(window: MainWindow, app: QApplication, out_dir: Path) -> list[P
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "checkpoint.pt"
         torch.save(checkpoint, path)
-        panel = window.panels["files"]
+        panel = window.panel("files")
         window.open_paths([str(path)])
         _wait_for(lambda: not panel.is_busy() and panel.model.inspection is not None)
         panel.select_entry("['model']['2.weight']")
@@ -156,7 +156,7 @@ def take_screenshots(out_dir: Path) -> list[Path]:
             window.grab().save(str(path))
             written.append(path)
         path = out_dir / "workbench_error.png"
-        _stage_view_error(window.panels["workbench"])
+        _stage_view_error(window.panel("workbench"))
         window.show_area("workbench")
         app.processEvents()
         window.grab().save(str(path))

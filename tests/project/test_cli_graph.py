@@ -1,11 +1,21 @@
-"""`tensorviz graph PRESET`: the same graph the Autograd graph area draws, headless."""
+"""`tensorviz graph PRESET|SCRIPT.py`: the same graph the Autograd graph area draws, headless."""
 
 import json
+import sys
+from collections import Counter
 
 import pytest
 
 from tensorviz.app import main
 from tensorviz.core.autograd_presets import PRESETS
+
+SCRIPT = """\
+import torch
+x = torch.tensor(2.0, requires_grad=True)
+y = x**2 + 3*x
+w = x.detach()
+n = 3
+"""
 
 
 @pytest.mark.parametrize("key", ["square", "split", "mlp"])
@@ -34,5 +44,118 @@ def test_output_writes_dot_and_refuses_other_suffixes(capsys, tmp_path):
     assert main(["graph", "square", "-o", str(target)]) == 0
     assert target.read_text().startswith("digraph")
     capsys.readouterr()
-    assert main(["graph", "square", "-o", str(tmp_path / "g.png")]) == 2
+    assert main(["graph", "square", "-o", str(tmp_path / "g.jpg")]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+# --- a user's script -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def script(tmp_path):
+    path = tmp_path / "model.py"
+    path.write_text(SCRIPT)
+    return path
+
+
+def reference_walk(root):
+    """Independent of tensorviz: (kind, name) of every node, (source, target, output_nr) edges."""
+    names = {}
+    nodes = Counter({("tensor", "y"): 1})
+    edges = Counter({(type(root.grad_fn).__name__, "y", root.output_nr): 1})
+    seen, stack = {root.grad_fn}, [root.grad_fn]
+
+    def name(fn):
+        if type(fn).__name__ == "AccumulateGrad":
+            return names.setdefault(id(fn.variable), "x")
+        return type(fn).__name__
+
+    while stack:
+        fn = stack.pop()
+        kind = "accumulate_grad" if type(fn).__name__ == "AccumulateGrad" else "backward"
+        nodes[(kind, name(fn))] += 1
+        for next_fn, output_nr in fn.next_functions:
+            if next_fn is None:
+                continue
+            edges[(name(next_fn), name(fn), output_nr)] += 1
+            if next_fn not in seen:
+                seen.add(next_fn)
+                stack.append(next_fn)
+    return nodes, edges
+
+
+def test_script_json_equals_an_independent_walk(capsys, script):
+    import torch
+
+    assert main(["graph", str(script), "--tensor", "y", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    x = torch.tensor(2.0, requires_grad=True)
+    nodes, edges = reference_walk(x**2 + 3 * x)
+    by_id = {n["id"]: n["name"] for n in data["nodes"]}
+    assert Counter((n["kind"], n["name"]) for n in data["nodes"]) == nodes
+    assert {"id", "kind", "name", "shape"} <= set(data["nodes"][0])
+    assert (
+        Counter((by_id[e["source"]], by_id[e["target"]], e["output_nr"]) for e in data["edges"])
+        == edges
+    )
+
+
+def test_script_runs_as_main_with_argv_and_path_restored(capsys, tmp_path):
+    (tmp_path / "helper.py").write_text("import torch\ndef square(t):\n    return t * t\n")
+    path = tmp_path / "main_script.py"
+    path.write_text(
+        "import sys\nimport torch\nfrom helper import square\n"
+        "assert __name__ == '__main__' and sys.argv == [sys.argv[0]]\n"
+        "a = torch.ones(2, requires_grad=True)\nb = square(a).sum()\n"
+    )
+    argv, path_before = sys.argv[:], sys.path[:]
+    assert main(["graph", str(path), "--tensor", "b"]) == 0
+    assert "MulBackward0" in capsys.readouterr().out
+    assert sys.argv == argv and sys.path == path_before
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".png", ".dot"])
+def test_script_output_files_are_valid(capsys, script, tmp_path, suffix):
+    target = tmp_path / f"graph{suffix}"
+    assert main(["graph", str(script), "--tensor", "y", "-o", str(target)]) == 0
+    content = target.read_bytes()
+    if suffix == ".png":
+        assert content.startswith(b"\x89PNG\r\n\x1a\n") and len(content) > 1000
+    elif suffix == ".svg":
+        import xml.etree.ElementTree as ET
+
+        root = ET.fromstring(content)
+        assert root.tag.endswith("svg") and b"PowBackward0" in content
+    else:
+        assert content.startswith(b"digraph") and b"PowBackward0" in content
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".export-")] == []
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("missing", "defines no variable 'missing'"),
+        ("n", "n is not a tensor"),
+        ("x", "x has no grad_fn: it is a leaf"),
+        ("w", "w has no grad_fn"),
+    ],
+)
+def test_script_bad_tensor_is_one_line_and_exit_2(capsys, script, name, message):
+    assert main(["graph", str(script), "--tensor", name]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+
+
+def test_script_without_tensor_option_is_exit_2(capsys, script):
+    assert main(["graph", str(script)]) == 2
+    assert "--tensor" in capsys.readouterr().err
+
+
+def test_script_raising_is_exit_1_with_the_users_traceback(capsys, tmp_path):
+    path = tmp_path / "broken.py"
+    path.write_text("import torch\n\ndef f():\n    raise ValueError('bad shape')\n\nf()\n")
+    assert main(["graph", str(path), "--tensor", "y"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback (most recent call last):")
+    assert str(path) in err and "ValueError: bad shape" in err
+    assert "runpy" not in err and "tensorviz" not in err.replace(str(tmp_path), "")

@@ -34,3 +34,25 @@ def test_missing_file_argument_gets_one_clear_line_not_a_traceback(tmp_path):
     assert result.returncode == 0
     messages = [line for line in result.stderr.splitlines() if line not in OFFSCREEN_NOISE]
     assert messages == [f"tensorviz: Cannot open {tmp_path / 'nope.pt'}: no such file."]
+
+
+def test_building_the_window_imports_no_torch(tmp_path):
+    """The first paint must not wait for torch (≈3 s): the window is built without it, even
+    when the saved area is one whose panel needs torch."""
+    settings = tmp_path / "settings.ini"
+    settings.write_text("[window]\narea=training\n")
+    probe = (
+        "import sys\n"
+        "from PySide6.QtCore import QSettings\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "app = QApplication([])\n"
+        "from tensorviz.ui.app_settings import AppSettings\n"
+        "from tensorviz.ui.main_window import MainWindow\n"
+        f"w = MainWindow(AppSettings(QSettings({str(settings)!r}, QSettings.Format.IniFormat)))\n"
+        "print(w.current_area(), 'torch' in sys.modules)\n"
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert result.stdout.split() == ["training", "False"], result.stderr

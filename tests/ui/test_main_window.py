@@ -15,15 +15,15 @@ def test_one_area_per_capability_built_or_saying_what_will_come(window):
     assert titles == ["Workbench", "Memory layout", "Autograd graph", "Training", "Files"]
     for area in AREAS:
         window.show_area(area.key)
-        panel = window.panels[area.key]
+        panel = window.panel(area.key)
         assert window.stack.currentWidget() is panel
         assert window.current_area() == area.key
         if area.built:
             assert not isinstance(panel, PlaceholderPanel)
         else:  # the placeholder says what will come
             assert isinstance(panel, PlaceholderPanel) and panel.area.coming
-    assert isinstance(window.panels["workbench"], WorkbenchPanel)
-    assert window.panels["workbench"].workspace is window.context.workspace
+    assert isinstance(window.panel("workbench"), WorkbenchPanel)
+    assert window.panel("workbench").workspace is window.context.workspace
 
 
 def test_view_shortcuts_switch_areas(window, qtbot):
@@ -56,7 +56,7 @@ def test_opening_a_file_queues_it_for_files_area_and_remembers_it(window, tmp_pa
         queued, problems = window.open_paths([str(f)])
     assert signal.args == [[str(f.resolve())]] and queued == [str(f.resolve())] and not problems
     assert window.current_area() == "files"
-    panel = window.panels["files"]
+    panel = window.panel("files")
     assert panel.open_paths() == queued  # listed at once, read in a worker
     qtbot.waitUntil(lambda: not panel.is_busy())
     assert window.settings.recent_files()[0] == str(f.resolve())
@@ -109,6 +109,8 @@ def test_geometry_area_and_recent_files_persist(qtbot, app_settings, tmp_path):
     qtbot.addWidget(first)
     with qtbot.waitSignal(first.ready, timeout=60_000):
         first.show()
+    for area in AREAS:  # areas are built on first visit; the minimum size covers them all
+        first.show_area(area.key)
     # A size inside the offscreen screen (800×600): the window must fit a small screen.
     first.layout().activate()
     minimum = first.minimumSizeHint()
@@ -152,7 +154,7 @@ def test_about_shows_the_environment_torch_reports(qtbot, app_settings, loaded_f
 
 
 def test_workbench_selection_drives_the_memory_layout(window):
-    workbench, layout = window.panels["workbench"], window.panels["layout"]
+    workbench, layout = window.panel("workbench"), window.panel("layout")
     workbench.select("x")
     assert layout.picker.currentData() == "x"
     workbench.select("x_t")
@@ -160,7 +162,7 @@ def test_workbench_selection_drives_the_memory_layout(window):
 
 
 def test_edit_undo_undoes_the_last_workbench_step(window):
-    workbench = window.panels["workbench"]
+    workbench = window.panel("workbench")
     workbench.duplicate_selected()
     count = len(workbench.workspace)
     window.show_area("workbench")
@@ -169,7 +171,7 @@ def test_edit_undo_undoes_the_last_workbench_step(window):
 
 
 def test_training_loss_graph_opens_in_the_autograd_area(window, qtbot):
-    training, graph = window.panels["training"], window.panels["graph"]
+    training, graph = window.panel("training"), window.panel("graph")
     qtbot.waitUntil(lambda: getattr(training, "info", None) is not None, timeout=30_000)
     training.bar.graph_button.click()
     workspace = window.context.workspace

@@ -185,7 +185,7 @@ def test_reload_reads_a_replaced_file_again(qtbot, panel, tmp_path):
 def test_main_window_opens_files_in_the_files_area_on_the_shared_workspace(
     qtbot, window, checkpoint
 ):
-    panel = window.panels["files"]
+    panel = window.panel("files")
     assert isinstance(panel, FilesPanel) and panel.workspace is window.context.workspace
     with qtbot.waitSignal(panel.file_loaded, timeout=30_000):
         window.open_paths([checkpoint])
@@ -194,7 +194,7 @@ def test_main_window_opens_files_in_the_files_area_on_the_shared_workspace(
     panel.select_entry("['head']")
     names = panel.send_to_workspace()
     assert torch.equal(window.context.workspace.tensor(names[0]), torch.arange(5.0))
-    assert window.panels["layout"].name == names[0]  # the Memory layout shows what was sent
+    assert window.panel("layout").name == names[0]  # the Memory layout shows what was sent
 
 
 def test_files_from_the_command_line_open_once_torch_has_loaded(qtbot, app_settings, checkpoint):
@@ -203,7 +203,7 @@ def test_files_from_the_command_line_open_once_torch_has_loaded(qtbot, app_setti
     main_window.open_paths([checkpoint])  # as app.py does, before torch has loaded
     with qtbot.waitSignal(main_window.ready, timeout=60_000):
         main_window.show()
-    panel = main_window.panels["files"]
+    panel = main_window.panel("files")
     qtbot.waitUntil(lambda: panel.model.inspection is not None, timeout=30_000)
     assert panel.open_paths() == [checkpoint]
     main_window.close()

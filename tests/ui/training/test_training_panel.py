@@ -166,7 +166,7 @@ def test_shutdown_mid_run_joins_the_worker(qtbot):
 
 
 def test_training_area_is_built_in_the_main_window_and_closes_mid_run(qtbot, window):
-    panel = window.panels["training"]
+    panel = window.panel("training")
     assert isinstance(panel, TrainingPanel)
     window.show_area("training")
     qtbot.waitUntil(lambda: panel.state == "ready", timeout=TIMEOUT)
