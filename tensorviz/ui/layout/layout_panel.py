@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
+    QSpinBox,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -113,7 +114,10 @@ class LayoutPanel(QWidget):
         controls_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         controls_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         bar_height = controls_scroll.horizontalScrollBar().sizeHint().height()
-        controls_scroll.setFixedHeight(self.slice_controls.sizeHint().height() + bar_height + 2)
+        row_height = max(
+            self.slice_controls.sizeHint().height(), QSpinBox().sizeHint().height() + 8
+        )
+        controls_scroll.setFixedHeight(row_height + bar_height + 2)
         grid_layout.addWidget(controls_scroll)
         grid_layout.addWidget(self.grid_caption)
         grid_layout.addWidget(self.grid, 1)
