@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 import traceback
 from pathlib import Path
 
@@ -127,16 +126,10 @@ def leaf_names_of(namespace: dict):
 
 
 def _write_dot(graph, path: Path) -> None:
+    from tensorviz.core.atomic_files import write_text_atomically
     from tensorviz.core.autograd_graph import to_dot
 
-    handle, temporary = tempfile.mkstemp(suffix=".dot", dir=path.parent, prefix=".export-")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(to_dot(graph))
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_text_atomically(path, to_dot(graph))
 
 
 def render_offscreen(graph, path: Path) -> None:

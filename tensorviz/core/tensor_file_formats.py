@@ -15,13 +15,14 @@ import mmap
 import os
 import pickletools
 import struct
-import tempfile
 import zipfile
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
 import torch
+
+from tensorviz.core.atomic_files import write_stream_atomically
 
 FORMAT_LABELS = {
     "torch-zip": "torch.save (zip format)",
@@ -330,30 +331,15 @@ def write_safetensors(tensors: Mapping[str, torch.Tensor], stream) -> None:
 # --- saving --------------------------------------------------------------------------------------
 
 
-def write_atomically(path: str | os.PathLike, write: Callable[[io.BufferedWriter], None]) -> None:
-    """Write to a temporary file beside `path`, then os.replace: never a half-written file."""
-    target = Path(path)
-    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as stream:
-            write(stream)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
 def save_tensors(tensors: Mapping[str, torch.Tensor], path: str | os.PathLike) -> str:
     """Save a dict of tensors as .safetensors (by extension) or torch.save; returns the format."""
     tensors = {name: t.detach() for name, t in tensors.items()}
     if str(path).lower().endswith(".safetensors"):
         if problems := safetensors_problems(tensors):
             raise TensorFileError(f"safetensors refuses: {'; '.join(problems)}. {SAFETENSORS_FIX}")
-        write_atomically(path, lambda stream: write_safetensors(tensors, stream))
+        write_stream_atomically(path, lambda stream: write_safetensors(tensors, stream))
         return "safetensors"
-    write_atomically(path, lambda stream: torch.save(tensors, stream))
+    write_stream_atomically(path, lambda stream: torch.save(tensors, stream))
     return "torch-zip"
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import csv
 import os
-import tempfile
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -214,20 +213,3 @@ def surface_ranges(points: list[tuple[float, float]]) -> tuple[tuple, tuple]:
         (min(ws) - 0.35 * w_span, max(ws) + 0.35 * w_span),
         (min(bs) - 0.35 * b_span, max(bs) + 0.35 * b_span),
     )
-
-
-def write_atomically(path: str | os.PathLike, write) -> None:
-    """Call write(temporary_path), then move it over `path` in one step (os.replace)."""
-    path = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-    os.close(handle)
-    try:
-        write(temporary)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def write_text_atomically(path: str | os.PathLike, text: str) -> None:
-    write_atomically(path, lambda temporary: Path(temporary).write_text(text, encoding="utf-8"))

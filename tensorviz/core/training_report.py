@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from tensorviz.core.atomic_files import write_atomically, write_text_atomically
 from tensorviz.core.error_explanations import ExplainedError
 from tensorviz.core.training import Divergence, Remedy, StepRecord, Trainer
 from tensorviz.core.training_data import (
@@ -19,8 +20,6 @@ from tensorviz.core.training_data import (
     TrainingConfig,
     loss_surface,
     surface_ranges,
-    write_atomically,
-    write_text_atomically,
 )
 
 CSV_FIELDS = ("epoch", "loss", "w", "b", "grad_w", "grad_b", "hand_grad_w", "hand_grad_b")

@@ -4,7 +4,6 @@ written atomically: into a temporary file beside the target, then moved over it.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import QRect, QRectF, QSize
@@ -12,6 +11,7 @@ from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFileDialog, QGraphicsScene, QWidget
 
+from tensorviz.core.atomic_files import write_atomically
 from tensorviz.core.autograd_graph import to_dot
 
 SUFFIXES = (".png", ".svg", ".dot")
@@ -32,20 +32,19 @@ def export_graph(scene: QGraphicsScene, graph, path: str | os.PathLike) -> Path:
     rect = scene.sceneRect()
     scale = min(2.0, MAX_PNG_SIDE / max(rect.width(), rect.height(), 1.0))
     size = QSize(int(rect.width() * scale), int(rect.height() * scale))
-    handle, temporary = tempfile.mkstemp(suffix=suffix, dir=target.parent, prefix=".export-")
-    os.close(handle)
-    try:
+
+    def write(temporary: str) -> None:
         if suffix == ".dot":
             Path(temporary).write_text(to_dot(graph), encoding="utf-8")
         elif suffix == ".svg":
             generator = QSvgGenerator()
             generator.setFileName(temporary)
-            size = QSize(int(rect.width()), int(rect.height()))
-            generator.setSize(size)
-            generator.setViewBox(QRect(0, 0, size.width(), size.height()))
+            svg_size = QSize(int(rect.width()), int(rect.height()))
+            generator.setSize(svg_size)
+            generator.setViewBox(QRect(0, 0, svg_size.width(), svg_size.height()))
             generator.setTitle("tensorviz autograd graph")
             painter = QPainter(generator)
-            _render(scene, painter, size)
+            _render(scene, painter, svg_size)
             painter.end()
         else:
             image = QImage(size, QImage.Format.Format_RGB32)
@@ -56,10 +55,8 @@ def export_graph(scene: QGraphicsScene, graph, path: str | os.PathLike) -> Path:
             painter.end()
             if not image.save(temporary, "PNG"):
                 raise OSError(f"Could not write {target}")
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+
+    write_atomically(target, write)
     return target
 
 

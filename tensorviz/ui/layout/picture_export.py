@@ -4,12 +4,13 @@ painted into a temporary file beside the target, then moved over it with os.repl
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import QRect, QSize
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
+
+from tensorviz.core.atomic_files import write_atomically
 
 
 def _paint(painter: QPainter, parts) -> None:
@@ -34,9 +35,8 @@ def export_picture(parts, path: str | os.PathLike) -> Path:
     if suffix not in (".png", ".svg"):
         raise ValueError(f"Export as .png or .svg, not '{target.suffix or 'no suffix'}'.")
     size = picture_size(parts)
-    handle, temporary = tempfile.mkstemp(suffix=suffix, dir=target.parent, prefix=".export-")
-    os.close(handle)
-    try:
+
+    def write(temporary: str) -> None:
         if suffix == ".svg":
             generator = QSvgGenerator()
             generator.setFileName(temporary)
@@ -54,8 +54,6 @@ def export_picture(parts, path: str | os.PathLike) -> Path:
             painter.end()
             if not image.save(temporary, "PNG"):
                 raise OSError(f"Could not write {target}")
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+
+    write_atomically(target, write)
     return target

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tensorviz.core.atomic_files import write_atomically
 from tensorviz.core.error_explanations import ExplainedError
 from tensorviz.core.training import (
     PhaseRecord,
@@ -28,7 +29,7 @@ from tensorviz.core.training import (
     loss_graph,
     phase_codes,
 )
-from tensorviz.core.training_data import TrainingConfig, write_atomically
+from tensorviz.core.training_data import TrainingConfig
 from tensorviz.core.training_report import (
     USE_NO_GRAD,
     ExperimentInfo,
