@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 import networkx as nx
 import torch
 
+from tensorviz.core.tensor_identity import dtype_name
+
 REWRITE_NODES = ("CopySlices", "AsStridedBackward0", "AsStridedBackward1")
 _SAVED_PREFIX = "_saved_"
 
@@ -99,10 +101,6 @@ def storage_key(tensor: torch.Tensor) -> tuple:
     return (address, tensor.storage_offset(), tuple(tensor.shape), tuple(tensor.stride()))
 
 
-def _short_dtype(dtype: torch.dtype) -> str:
-    return str(dtype).removeprefix("torch.")
-
-
 def _read_saved_value(fn, attribute: str) -> SavedValue:
     short = attribute.removeprefix(_SAVED_PREFIX)
     try:
@@ -115,7 +113,7 @@ def _read_saved_value(fn, attribute: str) -> SavedValue:
         return SavedValue(short, "value", text=f"unreadable ({type(error).__name__})")
     if isinstance(value, torch.Tensor):
         return SavedValue(
-            short, "tensor", tuple(value.shape), _short_dtype(value.dtype), storage_key(value)
+            short, "tensor", tuple(value.shape), dtype_name(value.dtype), storage_key(value)
         )
     if value is None:
         return SavedValue(short, "none", text="None")
@@ -167,7 +165,7 @@ def _leaf_attributes(fn, names: LeafNames, serial: int) -> dict:
         "label": name,
         "op": "AccumulateGrad",
         "shape": tuple(leaf.shape),
-        "dtype": _short_dtype(leaf.dtype),
+        "dtype": dtype_name(leaf.dtype),
         "requires_grad": leaf.requires_grad,
         "saved": (),
         "cut_inputs": (),
@@ -236,7 +234,7 @@ def extract_graph(
             label=label or f"root {position}",
             op="tensor",
             shape=tuple(root.shape),
-            dtype=_short_dtype(root.dtype),
+            dtype=dtype_name(root.dtype),
             is_view=root._base is not None,
             saved=(),
             cut_inputs=(),

@@ -42,10 +42,6 @@ class ParamSpec:
     choices: tuple[str, ...] = ()
 
 
-def dtype_name(dtype: torch.dtype) -> str:
-    return str(dtype).removeprefix("torch.")
-
-
 MAX_LITERAL_CHARS = 100_000
 
 

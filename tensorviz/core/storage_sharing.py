@@ -10,7 +10,7 @@ from math import gcd
 import numpy as np
 
 from tensorviz.core.strides import Layout
-from tensorviz.core.tensor_identity import storage_key
+from tensorviz.core.tensor_identity import dtype_name, storage_key
 from tensorviz.core.workspace import Workspace
 
 
@@ -87,7 +87,7 @@ def sharing_groups(workspace: Workspace) -> list[StorageGroup]:
                 cell_bytes,
             )
             byte_stride = tuple(s * tensor.element_size() for s in tensor.stride())
-            dtype = str(tensor.dtype).removeprefix("torch.")
+            dtype = dtype_name(tensor.dtype)
             members.append(StripMember(name, layout, dtype, byte_stride))
             array = workspace.entry(name).numpy_array
             if array is not None:

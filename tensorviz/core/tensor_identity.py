@@ -9,6 +9,11 @@ from dataclasses import dataclass
 import torch
 
 
+def dtype_name(dtype: torch.dtype) -> str:
+    """ "float32" for torch.float32: how the app names dtypes everywhere."""
+    return str(dtype).removeprefix("torch.")
+
+
 @dataclass(frozen=True)
 class TensorIdentity:
     shape: tuple[int, ...]
@@ -46,7 +51,7 @@ class TensorIdentity:
 def identify(tensor: torch.Tensor) -> TensorIdentity:
     return TensorIdentity(
         shape=tuple(tensor.shape),
-        dtype=str(tensor.dtype).removeprefix("torch."),
+        dtype=dtype_name(tensor.dtype),
         device=str(tensor.device),
         requires_grad=tensor.requires_grad,
         is_leaf=tensor.is_leaf,

@@ -13,6 +13,8 @@ from dataclasses import dataclass, replace
 import numpy
 import torch
 
+from tensorviz.core.tensor_identity import dtype_name
+
 SHORT_DTYPE_NAMES = {
     "bool": "bool",
     "uint8": "u8",
@@ -27,10 +29,6 @@ SHORT_DTYPE_NAMES = {
     "complex64": "c64",
     "complex128": "c128",
 }
-
-
-def dtype_name(dtype: torch.dtype) -> str:
-    return str(dtype).removeprefix("torch.")
 
 
 @dataclass(frozen=True)

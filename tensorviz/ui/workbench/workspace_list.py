@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
-from tensorviz.core.tensor_identity import storage_key
+from tensorviz.core.tensor_identity import dtype_name, storage_key
 from tensorviz.core.workspace import Workspace, WorkspaceEvent
 
 # One colour per shared storage, so views of the same memory read as a family.
@@ -32,7 +32,7 @@ class WorkspaceListModel(QAbstractListModel):
         tensor = entry.tensor
         if role == Qt.ItemDataRole.DisplayRole:
             shape = ", ".join(map(str, tensor.shape))
-            dtype = str(tensor.dtype).removeprefix("torch.")
+            dtype = dtype_name(tensor.dtype)
             changed = "   ✎ changed in place" if entry.version else ""
             return f"{name}   [{shape}] {dtype}{changed}"
         if role == self.NameRole:
