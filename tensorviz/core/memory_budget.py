@@ -69,15 +69,15 @@ def new_bytes(result, inputs) -> int:
     return total
 
 
-def operation_memory_problem(run, x, values: dict, what: str) -> str | None:
-    """Run the operation on meta tensors first; None when it fits (or cannot be sized)."""
+def new_bytes_on_meta(run, x, values: dict) -> int | None:
+    """Bytes `run(x, **values)` would newly allocate, found by running it on meta tensors first;
+    None when it cannot be sized that way (data-dependent or unsupported: torch decides)."""
     try:
         meta_x = _to_meta(x)
         meta_values = {k: _to_meta(v) for k, v in values.items()}
         with warnings.catch_warnings():  # the real run reports torch's warnings, once
             warnings.simplefilter("ignore")
             result = run(meta_x, **meta_values)
-        needed = new_bytes(result, [meta_x])
-    except Exception:  # noqa: BLE001 — data-dependent or unsupported on meta: torch decides
+        return new_bytes(result, [meta_x])
+    except Exception:  # noqa: BLE001
         return None
-    return allocation_problem(needed, what)

@@ -306,6 +306,22 @@ def _needed_bytes(spec: CreationSpec, params: dict, options: CreationOptions) ->
     return _estimated_numel(spec, params) * 8
 
 
+def creation_bytes(
+    spec: CreationSpec,
+    raw_params: Mapping[str, str],
+    options: CreationOptions,
+    tensors: Mapping[str, torch.Tensor] = {},  # noqa: B006
+) -> int:
+    """What `create` would allocate, or 0 when the parameters are wrong (create says why)."""
+    try:
+        params = {p.name: parse_param(p, raw_params.get(p.name, ""), tensors) for p in spec.params}
+        if not spec.uses_options:
+            options = CreationOptions(seed=options.seed)
+        return _needed_bytes(spec, params, options)
+    except Exception:  # noqa: BLE001
+        return 0
+
+
 def _estimated_numel(spec: CreationSpec, params: dict) -> int:
     """Elements the creation will allocate, from its parameters, before torch runs."""
     numel = 1

@@ -1,11 +1,15 @@
 """The Workbench's actions on the workspace: create a tensor, apply an operation, write through
 NumPy. Parameters are validated before torch runs; any failure — ours or torch's — becomes an
-ActionError carrying an ExplainedError, and leaves the workspace exactly as it was."""
+ActionError carrying an ExplainedError, and leaves the workspace exactly as it was.
+
+Creating and operating come in two halves (PreparedAction): `compute` runs torch on the tensors
+it was given and may run off the GUI thread when the work is large; `finish` records the result
+in the workspace."""
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -13,7 +17,7 @@ import torch
 
 from tensorviz.core.error_explanations import ExplainedError, explain_error
 from tensorviz.core.index_expressions import IndexSyntaxError, parse_index
-from tensorviz.core.memory_budget import operation_memory_problem
+from tensorviz.core.memory_budget import allocation_problem, new_bytes_on_meta
 from tensorviz.core.op_params import (
     ParamError,
     ParamSpec,
@@ -22,9 +26,19 @@ from tensorviz.core.op_params import (
     tensor_names,
 )
 from tensorviz.core.operation_specs import OPERATIONS_BY_NAME, OpSpec, code_line
-from tensorviz.core.tensor_creation import CREATIONS_BY_NAME, CreationOptions, create
+from tensorviz.core.tensor_creation import (
+    CREATIONS_BY_NAME,
+    CreationOptions,
+    create,
+    creation_bytes,
+)
 from tensorviz.core.tensor_identity import Verdict, view_verdict
 from tensorviz.core.workspace import Provenance, Workspace, WorkspaceEntry, WorkspaceError
+
+# Work above these runs off the GUI thread (a few tens of milliseconds on two cores).
+HEAVY_BYTES = 16 * 2**20
+HEAVY_MULTIPLY_ADDS = 50_000_000
+MATRIX_PRODUCTS = ("matmul", "mm", "bmm")
 
 
 class ActionError(Exception):
@@ -55,6 +69,21 @@ def input_problem(message: str) -> ActionError:
     )
 
 
+@dataclass(frozen=True)
+class PreparedAction:
+    """A checked action. `compute()` only runs torch (no workspace change), so it may run off the
+    GUI thread when `heavy`; `finish(result)` records the result in the workspace. Both raise
+    ActionError."""
+
+    code: str
+    heavy: bool
+    compute: Callable[[], object]
+    finish: Callable[[object], ActionOutcome]
+
+    def run(self) -> ActionOutcome:
+        return self.finish(self.compute())
+
+
 def create_tensor(
     workspace: Workspace,
     kind: str,
@@ -62,29 +91,54 @@ def create_tensor(
     options: CreationOptions,
     name: str | None = None,
 ) -> ActionOutcome:
+    return prepare_creation(workspace, kind, raw_params, options, name).run()
+
+
+def prepare_creation(
+    workspace: Workspace,
+    kind: str,
+    raw_params: Mapping[str, str],
+    options: CreationOptions,
+    name: str | None = None,
+) -> PreparedAction:
     spec = CREATIONS_BY_NAME.get(kind)
     if spec is None:
         raise input_problem(f"Unknown way to create a tensor: '{kind}'.")
-    try:
-        if name:
+    if name:
+        try:
             workspace.check_new_name(name)
-        created = create(spec, raw_params, options, workspace.tensors())
-    except (ParamError, WorkspaceError) as error:
-        raise input_problem(str(error)) from None
-    except Exception as error:  # noqa: BLE001 — torch refused; explain it
-        raise ActionError(explain_error(error, kind, (), dict(raw_params))) from None
-    name = name or workspace.suggest_name(_creation_base_name(workspace))
-    sources = tuple(raw_params[p.name] for p in spec.params if p.kind == "tensor")
-    entry = WorkspaceEntry(
-        name,
-        created.tensor,
-        Provenance(kind, created.code, sources, dict(raw_params)),
-        numpy_array=created.numpy_array,
-        notes=created.notes,
-    )
-    workspace.add([entry], f"{name} = {created.code.splitlines()[-1]}")
-    code = "\n".join(created.code.splitlines()[:-1] + [f"{name} = {created.code.splitlines()[-1]}"])
-    return ActionOutcome(code, (name,), notes=created.notes)
+        except WorkspaceError as error:
+            raise input_problem(str(error)) from None
+    tensors = workspace.tensors()
+
+    def compute():
+        try:
+            return create(spec, raw_params, options, tensors)
+        except ParamError as error:
+            raise input_problem(str(error)) from None
+        except Exception as error:  # noqa: BLE001 — torch refused; explain it
+            raise ActionError(explain_error(error, kind, (), dict(raw_params))) from None
+
+    def finish(created) -> ActionOutcome:
+        entry_name = name or workspace.suggest_name(_creation_base_name(workspace))
+        sources = tuple(raw_params[p.name] for p in spec.params if p.kind == "tensor")
+        entry = WorkspaceEntry(
+            entry_name,
+            created.tensor,
+            Provenance(kind, created.code, sources, dict(raw_params)),
+            numpy_array=created.numpy_array,
+            notes=created.notes,
+        )
+        *setup, last = created.code.splitlines()
+        try:
+            workspace.add([entry], f"{entry_name} = {last}")
+        except WorkspaceError as error:  # the name was taken while torch worked
+            raise input_problem(str(error)) from None
+        code = "\n".join([*setup, f"{entry_name} = {last}"])
+        return ActionOutcome(code, (entry_name,), notes=created.notes)
+
+    heavy = creation_bytes(spec, raw_params, options, tensors) > HEAVY_BYTES
+    return PreparedAction(spec.name, heavy, compute, finish)
 
 
 def _creation_base_name(workspace: Workspace) -> str:
@@ -120,6 +174,16 @@ def apply_operation(
     raw_params: Mapping[str, str],
     name: str | None = None,
 ) -> ActionOutcome:
+    return prepare_operation(workspace, op_name, input_name, raw_params, name).run()
+
+
+def prepare_operation(
+    workspace: Workspace,
+    op_name: str,
+    input_name: str | None,
+    raw_params: Mapping[str, str],
+    name: str | None = None,
+) -> PreparedAction:
     op = OPERATIONS_BY_NAME.get(op_name)
     if op is None:
         raise input_problem(f"Unknown operation '{op_name}'.")
@@ -135,28 +199,52 @@ def apply_operation(
             workspace.check_new_name(name)
         except WorkspaceError as error:
             raise input_problem(str(error)) from None
-    if not op.inplace and (
-        problem := operation_memory_problem(op.run, x, values, f"The result of {code}")
-    ):
-        raise input_problem(problem)
-    try:
-        if op.inplace:
-            changed = workspace.write_in_place(input_name, lambda: op.run(x, **values), code)
-            verdict = Verdict(
-                "in-place",
-                f"in place — wrote into the storage of {', '.join(changed)}",
-                tuple(changed),
-            )
-            return ActionOutcome(code, (), {input_name: verdict}, tuple(changed))
-        with warnings.catch_warnings(record=True) as caught, _torch_warns_every_time():
-            warnings.simplefilter("always")
-            result = op.run(x, **values)
-    except Exception as error:  # noqa: BLE001 — torch refused; explain it
-        raise ActionError(
+
+    def explained(error: Exception) -> ActionError:
+        return ActionError(
             explain_error(error, op_name, list(inputs.values()), values, list(inputs))
-        ) from None
-    notes = tuple(dict.fromkeys(f"torch warns: {w.message}" for w in caught))
-    return _add_results(workspace, op, result, inputs, code, dict(raw_params), name, notes)
+        )
+
+    if op.inplace:  # a write into workspace memory: done by `finish`, on the workspace's thread
+
+        def write(_nothing) -> ActionOutcome:
+            try:
+                changed = workspace.write_in_place(input_name, lambda: op.run(x, **values), code)
+            except Exception as error:  # noqa: BLE001 — torch refused; explain it
+                raise explained(error) from None
+            text = f"in place — wrote into the storage of {', '.join(changed)}"
+            verdict = Verdict("in-place", text, tuple(changed))
+            return ActionOutcome(code, (), {input_name: verdict}, tuple(changed))
+
+        return PreparedAction(code, False, lambda: None, write)
+
+    needed = new_bytes_on_meta(op.run, x, values)
+    if needed is not None and (problem := allocation_problem(needed, f"The result of {code}")):
+        raise input_problem(problem)
+
+    def compute():
+        try:
+            with warnings.catch_warnings(record=True) as caught, _torch_warns_every_time():
+                warnings.simplefilter("always")
+                result = op.run(x, **values)
+        except Exception as error:  # noqa: BLE001 — torch refused; explain it
+            raise explained(error) from None
+        return result, tuple(dict.fromkeys(f"torch warns: {w.message}" for w in caught))
+
+    def finish(computed) -> ActionOutcome:
+        result, notes = computed
+        return _add_results(workspace, op, result, inputs, code, dict(raw_params), name, notes)
+
+    return PreparedAction(code, _is_heavy(op, x, needed), compute, finish)
+
+
+def _is_heavy(op: OpSpec, x, needed: int | None) -> bool:
+    """Worth running off the GUI thread: a large result, or a long matrix product."""
+    if needed is None:
+        return False
+    if op.name in MATRIX_PRODUCTS and isinstance(x, torch.Tensor) and x.dim() > 0:
+        return (needed // x.element_size()) * x.shape[-1] > HEAVY_MULTIPLY_ADDS
+    return needed > HEAVY_BYTES
 
 
 @contextmanager

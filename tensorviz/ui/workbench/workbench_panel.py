@@ -11,8 +11,6 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QListView,
-    QListWidget,
-    QListWidgetItem,
     QPushButton,
     QScrollArea,
     QSplitter,
@@ -26,14 +24,17 @@ from tensorviz.core.tensor_identity import Verdict, view_verdict
 from tensorviz.core.workbench_actions import (
     ActionError,
     ActionOutcome,
-    apply_operation,
-    create_tensor,
+    PreparedAction,
     input_problem,
+    prepare_creation,
+    prepare_operation,
     write_numpy,
 )
 from tensorviz.core.workspace import Workspace, WorkspaceError, WorkspaceEvent
 from tensorviz.ui.error_panel import ErrorPanel
 from tensorviz.ui.workbench.action_forms import CreateForm, OperateForm
+from tensorviz.ui.workbench.background_action import BackgroundAction
+from tensorviz.ui.workbench.history_list import HistoryList
 from tensorviz.ui.workbench.identity_card import IdentityCard
 from tensorviz.ui.workbench.value_view import ValueView
 from tensorviz.ui.workbench.workspace_list import WorkspaceListModel
@@ -57,6 +58,7 @@ class WorkbenchPanel(QWidget):
         self.identity = IdentityCard()
         self.error_panel = ErrorPanel()
         self.values = ValueView()
+        self.background = BackgroundAction()
         self._build_layout()
         self._connect()
         self._unsubscribe = workspace.subscribe(self._on_workspace_changed)
@@ -90,13 +92,7 @@ class WorkbenchPanel(QWidget):
         left_layout.addWidget(title)
         left_layout.addWidget(self.list_view, 1)
         left_layout.addWidget(hint)
-        self.history_title = QLabel("History")
-        self.history_title.setObjectName("sectionTitle")
-        self.history = QListWidget()
-        self.history.setObjectName("historyList")
-        self.history.setToolTip("How the selected tensor was made; click a step to select it")
-        self.history.setMaximumHeight(150)
-        left_layout.addWidget(self.history_title)
+        self.history = HistoryList()
         left_layout.addWidget(self.history)
         left_layout.addLayout(buttons)
 
@@ -113,8 +109,13 @@ class WorkbenchPanel(QWidget):
         card_scroll.setWidgetResizable(True)
         card_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
 
+        forms = QWidget()
+        forms_layout = QVBoxLayout(forms)
+        forms_layout.setContentsMargins(0, 0, 0, 0)
+        forms_layout.addWidget(self.tabs, 1)
+        forms_layout.addWidget(self.background)
         top = QSplitter(Qt.Orientation.Horizontal)
-        top.addWidget(self.tabs)
+        top.addWidget(forms)
         top.addWidget(card_scroll)
         top.setStretchFactor(1, 1)
         top.setSizes([340, 560])
@@ -136,14 +137,19 @@ class WorkbenchPanel(QWidget):
         self.create_form.create_requested.connect(self._on_create_requested)
         self.operate_form.apply_requested.connect(self._on_apply_requested)
         self.identity.tensor_link_activated.connect(self.select)
-        self.history.itemClicked.connect(
-            lambda item: self.select(item.data(Qt.ItemDataRole.UserRole))
-        )
+        self.history.step_clicked.connect(self.select)
         self.identity.numpy_write_requested.connect(self._on_numpy_write_requested)
         self.rename_button.clicked.connect(self.rename_selected)
         self.duplicate_button.clicked.connect(self.duplicate_selected)
         self.delete_button.clicked.connect(self.delete_selected)
         self.undo_button.clicked.connect(self.undo)
+        self.background.finished.connect(self._on_background_finished)
+        self.background.failed.connect(self._show_problem)
+        self.background.discarded.connect(
+            lambda code: self.status_message.emit(f"Discarded {code} (its result is dropped)")
+        )
+        self.background.busy_changed.connect(self._on_busy_changed)
+        QShortcut(QKeySequence("Esc"), self, self.background.discard)
         # Scoped to the list so typing in a form never renames, duplicates or deletes a tensor;
         # Undo is the window's Edit → Undo (Ctrl+Z), which calls undo() below.
         shortcuts = {
@@ -192,23 +198,11 @@ class WorkbenchPanel(QWidget):
             }
             verdict = view_verdict(entry.tensor, inputs) if inputs else None
         self.identity.show_entry(entry, verdict, self.workspace.sharing(name), code)
-        self._show_history(name)
+        self.history.show_lineage(self.workspace, name)
         self.values.set_tensor(entry.tensor, name)
         self.operate_form.set_input(name)
         self._update_buttons()
         self.selection_changed.emit(name)
-
-    def _show_history(self, name: str) -> None:
-        self.history.clear()
-        self.history_title.setText(f"History of {name}")
-        for step in self.workspace.lineage(name):
-            provenance = self.workspace.entry(step).provenance
-            last = (provenance.code or provenance.op).splitlines()[-1]
-            item = QListWidgetItem(f"{step} = {last}")
-            item.setData(Qt.ItemDataRole.UserRole, step)
-            item.setToolTip(provenance.code)
-            self.history.addItem(item)
-        self.history.setCurrentRow(self.history.count() - 1)
 
     # --- actions ---------------------------------------------------------------------------------
 
@@ -236,31 +230,81 @@ class WorkbenchPanel(QWidget):
         self.error_panel.show_error(explained)
         self.status_message.emit(explained.title)
 
+    def _prepare(self, prepare) -> PreparedAction | None:
+        """Check an action (shows the problem and returns None when it is refused)."""
+        if self._still_computing():
+            return None
+        try:
+            return prepare()
+        except ActionError as error:
+            self._show_problem(error.explained)
+        except Exception as error:  # noqa: BLE001 — never a traceback dialog; explain instead
+            self._show_problem(explain_error(error))
+        return None
+
+    def _still_computing(self) -> bool:
+        if self.background.is_busy():
+            self.status_message.emit("Still computing — wait for it, or Discard it (Esc)")
+        return self.background.is_busy()
+
+    def _perform(self, prepared: PreparedAction | None) -> None:
+        """Run it here when it is quick; otherwise compute it off the GUI thread."""
+        if prepared is None:
+            return
+        if prepared.heavy:
+            self.error_panel.clear()
+            self.background.start(prepared)
+            return
+        outcome = self._run(prepared.run)
+        if outcome:
+            self._show_outcome(outcome)
+
+    def _on_background_finished(self, prepared: PreparedAction, result) -> None:
+        outcome = self._run(lambda: prepared.finish(result))
+        if outcome:
+            self._show_outcome(outcome)
+
+    def _on_busy_changed(self, busy: bool) -> None:
+        for form in (self.create_form, self.operate_form):
+            form.button.setEnabled(not busy)
+
     def _on_create_requested(self, kind: str, params: dict, options, name: str) -> None:
         if problem := self.create_form.seed_problem():
             self._show_problem(input_problem(problem).explained)
             return
-        outcome = self._run(lambda: create_tensor(self.workspace, kind, params, options, name))
-        if outcome:
-            self.create_form.result_name.clear()
-            self.select(outcome.created[0], None, outcome.code)
-            self.status_message.emit(f"Created {outcome.code.splitlines()[-1]}")
+        self._perform(
+            self._prepare(
+                lambda: prepare_creation(self.workspace, kind, params, options, name or None)
+            )
+        )
 
     def _on_apply_requested(self, op: str, input_name: str, params: dict, name: str) -> None:
-        outcome = self._run(lambda: apply_operation(self.workspace, op, input_name, params, name))
-        if not outcome:
-            return
-        self.operate_form.result_name.clear()
+        self._perform(
+            self._prepare(
+                lambda: prepare_operation(self.workspace, op, input_name, params, name or None)
+            )
+        )
+
+    def _show_outcome(self, outcome: ActionOutcome) -> None:
         if outcome.created:
             first = outcome.created[0]
             self.select(first, outcome.verdicts.get(first), outcome.code)
-            parts = f" ({len(outcome.created)} parts)" if len(outcome.created) > 1 else ""
-            self.status_message.emit(f"{outcome.code}{parts}")
-        else:
-            self.select(input_name, outcome.verdicts.get(input_name), outcome.code)
+            if outcome.verdicts:  # an operation; a creation has no view/copy verdict
+                self.operate_form.result_name.clear()
+                parts = f" ({len(outcome.created)} parts)" if len(outcome.created) > 1 else ""
+                self.status_message.emit(f"{outcome.code}{parts}")
+            else:
+                self.create_form.result_name.clear()
+                self.status_message.emit(f"Created {outcome.code.splitlines()[-1]}")
+        else:  # an in-place write
+            self.operate_form.result_name.clear()
+            (name,) = outcome.verdicts
+            self.select(name, outcome.verdicts[name], outcome.code)
             self.status_message.emit(f"{outcome.code} — changed {', '.join(outcome.changed)}")
 
     def _on_numpy_write_requested(self, name: str, index: str, value: str) -> None:
+        if self._still_computing():  # a write must not race the computation reading memory
+            return
         outcome = self._run(lambda: write_numpy(self.workspace, name, index, value))
         if outcome:
             self.select(name, None, outcome.code)
@@ -344,7 +388,8 @@ class WorkbenchPanel(QWidget):
         self.undo_button.setToolTip(f"Undo {description} (Ctrl+Z)" if description else "Ctrl+Z")
 
     def shutdown(self) -> None:
-        """Stop background statistics and detach from the workspace (window closing)."""
+        """Stop background work and detach from the workspace (window closing)."""
+        self.background.shutdown()
         self.values.shutdown()
         if self._unsubscribe is not None:
             self._unsubscribe()

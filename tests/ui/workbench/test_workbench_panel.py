@@ -192,11 +192,11 @@ def test_undo_of_a_rename_refreshes_the_card(panel, monkeypatch):
 
 def test_history_lists_the_steps_and_clicking_one_selects_it(panel):
     apply(panel, "reshape", "x_t", shape="-1")
-    steps = [panel.history.item(i).text() for i in range(panel.history.count())]
+    steps = [panel.history.steps.item(i).text() for i in range(panel.history.steps.count())]
     assert steps[0].startswith("x = torch.arange(24)")
     assert steps[1] == "x_t = x.transpose(0, 1)"
     assert steps[2] == "x_t_reshape = x_t.reshape(-1)"
-    panel.history.itemClicked.emit(panel.history.item(0))
+    panel.history.steps.itemClicked.emit(panel.history.steps.item(0))
     assert panel.selected == "x"
 
 

@@ -1,0 +1,38 @@
+"""Actions in two halves: large work is marked to run off the GUI thread, and the halves together
+do exactly what the one-call action does."""
+
+import torch
+
+from tensorviz.core import workbench_actions
+from tensorviz.core.tensor_creation import CreationOptions
+from tensorviz.core.workbench_actions import prepare_creation, prepare_operation
+from tensorviz.core.workspace import Provenance, Workspace
+
+
+def test_large_work_is_marked_for_the_background_and_small_work_is_not():
+    workspace = Workspace()
+    workspace.add_tensor("a", torch.ones(2000, 2000), Provenance("ones", "torch.ones(2000, 2000)"))
+    workspace.add_tensor("v", torch.ones(3), Provenance("ones", "torch.ones(3)"))
+    big_product = prepare_operation(workspace, "matmul", "a", {"other": "a"})
+    assert big_product.heavy  # 2000³ multiply-adds
+    assert not prepare_operation(workspace, "transpose", "a", {"dim0": "0", "dim1": "1"}).heavy
+    assert not prepare_operation(workspace, "add_", "a", {"other": "1"}).heavy  # in place: here
+    assert not prepare_operation(workspace, "clone", "v", {}).heavy
+    assert prepare_operation(workspace, "clone", "a", {}).heavy is (
+        2000 * 2000 * 4 > workbench_actions.HEAVY_BYTES
+    )
+    outcome = big_product.run()
+    a = workspace.tensor("a")
+    assert torch.equal(workspace.tensor(outcome.created[0]), a @ a)
+
+
+def test_a_large_creation_is_marked_and_a_small_one_is_not():
+    workspace = Workspace()
+    options = CreationOptions()
+    elements = workbench_actions.HEAVY_BYTES // 4 + 1  # float32
+    big = prepare_creation(workspace, "zeros", {"shape": str(elements)}, options)
+    assert big.heavy and not prepare_creation(workspace, "zeros", {"shape": "3"}, options).heavy
+    assert not prepare_creation(workspace, "zeros", {"shape": "oops"}, options).heavy
+    name = big.run().created[0]
+    made = workspace.tensor(name)
+    assert made.numel() == elements and made.dtype == torch.float32
