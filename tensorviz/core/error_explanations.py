@@ -20,6 +20,7 @@ from tensorviz.core.shape_error_explanations import (
     Explainer,
     format_shape,
 )
+from tensorviz.core.usage_error_explanations import USAGE_RULES
 
 
 @dataclass(frozen=True)
@@ -315,6 +316,7 @@ _RULES: list[tuple[str, Explainer]] = [
         explain_integer_requires_grad,
     ),
     *SHAPE_RULES,
+    *USAGE_RULES,
     (
         r"dtype|scalar type|datatype|can't be cast to the desired output|Input type \(",
         explain_dtype,

@@ -24,14 +24,21 @@ MATMUL_OPS = {"matmul", "mm", "bmm", "@", "__matmul__", "mv", "dot", "linear", "
 SHAPE_RULES: list[tuple[str, Explainer]] = []  # in definition order: the first match wins
 
 
-def _rule(*patterns: str) -> Callable[[Explainer], Explainer]:
-    """Register an explainer for the torch messages its patterns match."""
+def rule_into(rules: list[tuple[str, Explainer]]):
+    """A decorator `@rule(pattern, ...)` that registers an explainer in `rules` for the torch
+    messages its patterns match."""
 
-    def register(explainer: Explainer) -> Explainer:
-        SHAPE_RULES.extend((pattern, explainer) for pattern in patterns)
-        return explainer
+    def rule(*patterns: str) -> Callable[[Explainer], Explainer]:
+        def register(explainer: Explainer) -> Explainer:
+            rules.extend((pattern, explainer) for pattern in patterns)
+            return explainer
 
-    return register
+        return register
+
+    return rule
+
+
+_rule = rule_into(SHAPE_RULES)
 
 
 def format_shape(shape: Sequence[int]) -> str:
