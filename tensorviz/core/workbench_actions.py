@@ -33,6 +33,7 @@ from tensorviz.core.tensor_creation import (
     creation_bytes,
 )
 from tensorviz.core.tensor_identity import Verdict, view_verdict
+from tensorviz.core.type_promotion import promotion_note
 from tensorviz.core.workspace import Provenance, Workspace, WorkspaceEntry, WorkspaceError
 
 # Work above these runs off the GUI thread (a few tens of milliseconds on two cores).
@@ -229,7 +230,12 @@ def prepare_operation(
                 result = op.run(x, **values)
         except Exception as error:  # noqa: BLE001 — torch refused; explain it
             raise explained(error) from None
-        return result, tuple(dict.fromkeys(f"torch warns: {w.message}" for w in caught))
+        notes = [f"torch warns: {w.message}" for w in caught]
+        if "other" in values:  # arithmetic: say why the result has its dtype
+            other_text = (raw_params.get("other") or "").strip()
+            names = (input_name or "", other_text if other_text in tensors else "")
+            notes.append(promotion_note(op.name, x, values["other"], result, names))
+        return result, tuple(dict.fromkeys(note for note in notes if note))
 
     def finish(computed) -> ActionOutcome:
         result, notes = computed
