@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 import tensorviz
 from tensorviz.resource_files import resource_path
+from tensorviz.ui.layout_clearing import clear_layout
 
 
 def qt_rows() -> list[tuple[str, str]]:
@@ -69,8 +70,7 @@ class AboutDialog(QDialog):
     def set_report(self, report) -> None:
         """Fill in (or refresh) the environment; None means torch is still loading."""
         self.report = report
-        while self.grid.count():
-            self.grid.takeAt(0).widget().deleteLater()
+        clear_layout(self.grid)
         for row, (label, value) in enumerate(self.rows()):
             name = QLabel(f"<b>{label}</b>")
             text = QLabel(value)

@@ -7,6 +7,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSlider, QSpinBox, QWidget
 
 from tensorviz.core.strides import index_names
+from tensorviz.ui.layout_clearing import clear_layout
 
 
 class SliceControls(QWidget):
@@ -75,11 +76,7 @@ class SliceControls(QWidget):
         return {d for d in range(len(self.shape)) if d not in (self.row_dim, self.col_dim)}
 
     def _rebuild(self) -> None:
-        while self.layout_.count():
-            item = self.layout_.takeAt(0)
-            if item.widget() is not None:
-                item.widget().hide()  # deleteLater waits for the event loop; hide it now
-                item.widget().deleteLater()
+        clear_layout(self.layout_)
         self.spin_boxes = {}
         ndim = len(self.shape)
         if ndim >= 2:

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPushButton, QVBoxLay
 from tensorviz.core.error_explanations import ExplainedError
 from tensorviz.core.training import Remedy
 from tensorviz.ui.error_panel import ErrorPanel
+from tensorviz.ui.layout_clearing import clear_layout
 
 
 class ProblemView(QFrame):
@@ -45,8 +46,5 @@ class ProblemView(QFrame):
         self.hide()
 
     def _clear_buttons(self) -> None:
-        while self._bar.count():
-            item = self._bar.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+        clear_layout(self._bar)
         self.buttons = {}

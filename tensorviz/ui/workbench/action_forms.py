@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLineEdit,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -179,6 +180,7 @@ class OperateForm(_ActionForm):
         super().__init__(items, "Apply", parent)
         self.input = QComboBox()
         self.input.setToolTip("The tensor the operation reads (the selected tensor)")
+        self.input.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.form.addRow("input", self.input)
         self.form.addRow("operation", self.kind)
         select_data(self.kind, "transpose")

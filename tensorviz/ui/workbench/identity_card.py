@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from tensorviz.core.tensor_identity import Verdict, identify
 from tensorviz.core.workbench_actions import numpy_shares_memory
 from tensorviz.core.workspace import WorkspaceEntry
+from tensorviz.ui.layout_clearing import clear_layout
 
 VERDICT_COLOURS = {"view": "#2a9d8f", "copy": "#3d5a80", "in-place": "#e76f51"}
 
@@ -128,7 +129,7 @@ class IdentityCard(QWidget):
         )
         self.sharing.show()
         self._fill_grid(identify(entry.tensor).rows())
-        self.notes.setText("<br><br>".join(escape(n) for n in entry.notes))
+        self.notes.setText("<br><br>".join(escape(n, quote=False) for n in entry.notes))
         self.notes.setVisible(bool(entry.notes))
         self._show_numpy(entry)
 
@@ -152,8 +153,7 @@ class IdentityCard(QWidget):
         return ", ".join(f"<a href='{escape(n)}'>{escape(n)}</a>" for n in names)
 
     def _fill_grid(self, rows: list[tuple[str, str]]) -> None:
-        while self.grid.count():
-            self.grid.takeAt(0).widget().deleteLater()
+        clear_layout(self.grid)
         self.value_labels = {}
         half = (len(rows) + 1) // 2
         for i, (label, value) in enumerate(rows):

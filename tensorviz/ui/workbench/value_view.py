@@ -35,6 +35,7 @@ from tensorviz.core.tensor_summary import (
     histogram,
     summarize,
 )
+from tensorviz.ui.layout_clearing import clear_layout
 from tensorviz.ui.workbench.value_table_model import TensorTableModel
 
 BACKGROUND_THRESHOLD = 1_000_000  # elements; smaller tensors are summarised at once
@@ -288,10 +289,7 @@ class ValueView(QWidget):
         return self._row_dim, self._col_dim
 
     def _rebuild_index_spin_boxes(self) -> None:
-        while self._index_layout.count():
-            widget = self._index_layout.takeAt(0).widget()
-            if widget is not None:
-                widget.deleteLater()
+        clear_layout(self._index_layout)
         self.index_spin_boxes = {}
         if self._tensor is None or self._tensor.dim() < 3:
             return
