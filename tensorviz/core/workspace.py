@@ -173,12 +173,7 @@ class Workspace:
 
     def add(self, entries: list[WorkspaceEntry], description: str | None = None) -> list[str]:
         """Add entries (e.g. all parts of a split) as one step; names must be new and valid."""
-        seen = set()
-        for e in entries:
-            self.check_new_name(e.name)
-            if e.name in seen:
-                raise WorkspaceError(f"The name '{e.name}' is used twice.")
-            seen.add(e.name)
+        self._check_new_names(entries)
         if not entries:
             raise WorkspaceError("Nothing to add: the operation produced no tensors.")
         uid_of = {n: e.uid for n, e in self._entries.items()}
@@ -192,6 +187,14 @@ class Workspace:
         self._push(description or f"create {', '.join(names)}", lambda: self._remove(names))
         self._emit("added", names)
         return names
+
+    def _check_new_names(self, entries: list[WorkspaceEntry]) -> None:
+        seen = set()
+        for e in entries:
+            self.check_new_name(e.name)
+            if e.name in seen:
+                raise WorkspaceError(f"The name '{e.name}' is used twice.")
+            seen.add(e.name)
 
     def add_tensor(self, name: str, tensor: torch.Tensor, provenance: Provenance, **extra) -> str:
         return self.add([WorkspaceEntry(name, tensor, provenance, **extra)])[0]
@@ -246,6 +249,54 @@ class Workspace:
         self._push(description, undo)
         return changed
 
+    def record_script_run(
+        self,
+        added: list[WorkspaceEntry],
+        replaced: list[WorkspaceEntry],
+        changed: list[str],
+        restore: Callable[[], None] | None = None,
+        description: str = "run script",
+    ) -> bool:
+        """A whole script run as one undoable step: `added` entries are new names, `replaced`
+        ones take the place of existing entries the script rebound (undo puts the old entries
+        back), `changed` names were written in place by the run (versions bump for every entry
+        sharing their memory; `restore` puts their bytes back on undo). False when the run
+        changed nothing (no step is recorded)."""
+        self._check_new_names(added)
+        old = {e.name: self.entry(e.name) for e in replaced}
+        if not (added or replaced or changed):
+            return False
+        for e in [*replaced, *added]:
+            self._next_uid += 1
+            e.uid = self._next_uid
+            self._entries[e.name] = e
+        bumped = self._bump_versions([n for n in changed if n in self._entries and n not in old])
+        added_names = [e.name for e in added]
+
+        def undo() -> None:
+            if restore is not None:
+                restore()
+            self._entries.update(old)
+            self._bump_versions(bumped)
+            if added_names:
+                self._remove(added_names)
+            if old or bumped:
+                self._emit("changed", _unique([*old, *bumped]))
+
+        self._push(description, undo)
+        if added_names:
+            self._emit("added", added_names)
+        if old or bumped:
+            self._emit("changed", _unique([*old, *bumped]))
+        return True
+
+    def _bump_versions(self, names: list[str]) -> list[str]:
+        """Bump the version of `names` and of every entry sharing their memory."""
+        reached = _unique(n for name in names for n in self.sharing(name))
+        for n in reached:
+            self._entries[n].version += 1
+        return reached
+
     def can_undo(self) -> bool:
         return bool(self._undo)
 
@@ -296,3 +347,7 @@ class Workspace:
             storage.copy_(snapshot)
         if array_snapshot is not None and entry.numpy_array is not None:
             np.copyto(entry.numpy_array, array_snapshot)
+
+
+def _unique(names) -> list[str]:
+    return list(dict.fromkeys(names))

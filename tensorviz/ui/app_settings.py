@@ -1,4 +1,5 @@
-"""What the window remembers between runs (QSettings): geometry, layout, area, recent files."""
+"""What the window remembers between runs (QSettings): geometry, layout, area, recent files,
+the Script area's text."""
 
 from __future__ import annotations
 
@@ -49,6 +50,15 @@ class AppSettings:
 
     def set_current_area(self, key: str) -> None:
         self.qsettings.setValue("window/area", key)
+
+    def script_text(self) -> str | None:
+        """The Script area's editor text (None before the area was first used)."""
+        value = self.qsettings.value("script/text")
+        return None if value is None else str(value)
+
+    def set_script_text(self, text: str) -> None:
+        self.qsettings.setValue("script/text", text)
+        self.qsettings.sync()
 
     def _bytes(self, key: str) -> QByteArray | None:
         value = self.qsettings.value(key)

@@ -15,12 +15,19 @@ from tensorviz.core.workspace import Workspace
 class AreaContext:
     workspace: Workspace
     environment: EnvironmentReport
+    settings: object = None  # AppSettings: what an area keeps across restarts (the script text)
 
 
 def _build_workbench(context: AreaContext) -> QWidget:
     from tensorviz.ui.workbench.workbench_panel import WorkbenchPanel
 
     return WorkbenchPanel(context.workspace, context.environment.devices)
+
+
+def _build_script(context: AreaContext) -> QWidget:
+    from tensorviz.ui.script.script_panel import ScriptPanel
+
+    return ScriptPanel(context.workspace, context.settings)
 
 
 def _build_layout(context: AreaContext) -> QWidget:
@@ -50,6 +57,7 @@ def _build_graph(context: AreaContext) -> QWidget:
 # In navigation order; each panel module is imported only when torch has loaded.
 BUILDERS: dict[str, Callable[[AreaContext], QWidget]] = {
     "workbench": _build_workbench,
+    "script": _build_script,
     "layout": _build_layout,
     "graph": _build_graph,
     "training": _build_training,
@@ -79,6 +87,8 @@ def link_new_panel(key: str, panel: QWidget, window) -> None:
         panel.tensors_sent.connect(lambda names: show_in_layout(names[0]))
     elif key == "layout" and window.tensor_in_focus in workspace:  # the latest one picked
         panel.show_tensor(window.tensor_in_focus)
+    elif key == "script":  # a captured tensor opens in the area the user asked for
+        link_script_panel(panel, window, show_in_layout)
     elif key == "training":  # Training's loss graph opens in the Autograd graph area
 
         def open_loss_graph(tensors: dict) -> None:
@@ -91,9 +101,28 @@ def link_new_panel(key: str, panel: QWidget, window) -> None:
         panel.loss_graph_built.connect(open_loss_graph)
 
 
-def default_context(environment: EnvironmentReport) -> AreaContext:
+def link_script_panel(panel, window, show_in_layout: Callable[[str], None]) -> None:
+    def open_graph(name: str) -> None:
+        window.panel("graph").show_tensor(name)
+        window.show_area("graph")
+
+    def open_workbench(name: str) -> None:
+        window.panel("workbench").select(name)
+        window.show_area("workbench")
+
+    def open_layout(name: str) -> None:
+        window.panel("layout")  # built now, so show_in_layout reaches it
+        show_in_layout(name)
+        window.show_area("layout")
+
+    panel.graph_requested.connect(open_graph)
+    panel.workbench_requested.connect(open_workbench)
+    panel.layout_requested.connect(open_layout)
+
+
+def default_context(environment: EnvironmentReport, settings=None) -> AreaContext:
     from tensorviz.core.workbench_actions import populate_default_workspace
 
     workspace = Workspace()
     populate_default_workspace(workspace)
-    return AreaContext(workspace, environment)
+    return AreaContext(workspace, environment, settings)

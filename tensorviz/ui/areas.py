@@ -37,6 +37,20 @@ AREAS: tuple[AreaSpec, ...] = (
         built=True,
     ),
     AreaSpec(
+        "script",
+        "Script",
+        "script.svg",
+        "Paste PyTorch code, run it, and explore every tensor it made.",
+        (
+            "An editor with Python colours and line numbers; Ctrl+Enter runs, Esc stops",
+            "Every tensor the script made (also in lists, dicts and nn.Modules) in the workspace",
+            "Output in order, errors trimmed to your code and explained; a failed run changes "
+            "nothing",
+            "Examples for each topic, from creating tensors to the training loop",
+        ),
+        built=True,
+    ),
+    AreaSpec(
         "layout",
         "Memory layout",
         "layout.svg",

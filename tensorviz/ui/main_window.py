@@ -114,6 +114,9 @@ class MainWindow(QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._rebuild_recent_menu)
         self._rebuild_recent_menu()
+        self.examples_menu = file_menu.addMenu("Example &Scripts")
+        self.examples_menu.aboutToShow.connect(self._rebuild_examples_menu)
+        self._rebuild_examples_menu()
         file_menu.addSeparator()
         quit_action = file_menu.addAction("&Quit", self.close)
         quit_action.setShortcut(QKeySequence("Ctrl+Q"))
@@ -226,6 +229,20 @@ class MainWindow(QMainWindow):
         self.recent_menu.addSeparator()
         self.recent_menu.addAction("Clear Recent Files", self.settings.clear_recent_files)
 
+    def _rebuild_examples_menu(self) -> None:
+        """File → Example Scripts: the Script area's examples, loaded there once torch is in."""
+        from tensorviz.core.script_examples import script_examples  # (no torch import)
+
+        self.examples_menu.clear()
+        for example in script_examples():
+            action = self.examples_menu.addAction(example.title)
+            action.setEnabled(self.context is not None)
+            action.triggered.connect(lambda _=False, k=example.key: self.open_example(k))
+
+    def open_example(self, key: str) -> None:
+        self.panel("script").load_example(key)
+        self.show_area("script")
+
     def dragEnterEvent(self, event) -> None:
         if event.mimeData().hasUrls():
             event.acceptProposedAction()
@@ -264,7 +281,7 @@ class MainWindow(QMainWindow):
         first use (panel()), so the window is interactive as soon as torch has loaded."""
         from tensorviz.ui.area_builders import default_context
 
-        self.context = default_context(report)
+        self.context = default_context(report, self.settings)
         self.panel(self.current_area())
         if self.queued_files:  # opened before torch loaded (e.g. the command line)
             self.panel("files").show_queue(self.queued_files)

@@ -138,6 +138,25 @@ def _stage_files(window: MainWindow, app: QApplication, out_dir: Path) -> list[P
     return [shot]
 
 
+def _stage_script(window: MainWindow, app: QApplication, out_dir: Path) -> list[Path]:
+    """The autograd example run in the Script area, then the graph of the loss it made."""
+    panel = window.panel("script")
+    window.show_area("script")
+    panel.load_example("06_autograd")
+    panel.run_script()
+    _wait_for(lambda: not panel.is_running())
+    panel.captured.select("loss")
+    app.processEvents()
+    written = [out_dir / "script.png", out_dir / "script_graph.png"]
+    window.grab().save(str(written[0]))
+    panel.captured.graph_button.click()
+    graph = window.panel("graph")
+    _wait_for(lambda: graph.layout_result is not None)
+    app.processEvents()
+    window.grab().save(str(written[1]))
+    return written
+
+
 def take_screenshots(out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([])
@@ -166,6 +185,7 @@ def take_screenshots(out_dir: Path) -> list[Path]:
         written += _stage_training(window, app, out_dir)
         written += _stage_files(window, app, out_dir)
         written += _stage_graph(window, app, out_dir)
+        written += _stage_script(window, app, out_dir)  # last: its example rebinds x
         about = window.show_about()
         app.processEvents()
         about.adjustSize()

@@ -12,7 +12,14 @@ def test_one_area_per_capability_built_or_saying_what_will_come(window):
     from tensorviz.ui.workbench.workbench_panel import WorkbenchPanel
 
     titles = [window.navigation.item(row).text() for row in range(window.navigation.count())]
-    assert titles == ["Workbench", "Memory layout", "Autograd graph", "Training", "Files"]
+    assert titles == [
+        "Workbench",
+        "Script",
+        "Memory layout",
+        "Autograd graph",
+        "Training",
+        "Files",
+    ]
     for area in AREAS:
         window.show_area(area.key)
         panel = window.panel(area.key)

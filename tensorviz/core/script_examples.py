@@ -1,0 +1,43 @@
+"""The example scripts shipped in resources/examples, one per section of the concept catalogue.
+
+Each file starts with machine-readable header lines: `# title: …` (the menu entry) and
+`# promises: a, b, c` (the tensors it leaves in the workspace once run; a test holds it to that).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from tensorviz.resource_files import resource_path
+
+
+@dataclass(frozen=True)
+class ScriptExample:
+    key: str  # the file's stem, e.g. "06_autograd"
+    title: str
+    promises: tuple[str, ...]
+    source: str
+
+
+def _header(source: str, field: str) -> str:
+    prefix = f"# {field}:"
+    for line in source.splitlines():
+        if line.startswith(prefix):
+            return line[len(prefix) :].strip()
+    return ""
+
+
+@cache
+def script_examples() -> tuple[ScriptExample, ...]:
+    examples = []
+    for path in sorted(resource_path("examples").glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        promises = tuple(n.strip() for n in _header(source, "promises").split(",") if n.strip())
+        title = _header(source, "title") or path.stem
+        examples.append(ScriptExample(path.stem, title, promises, source))
+    return tuple(examples)
+
+
+def example_by_key(key: str) -> ScriptExample:
+    return next(e for e in script_examples() if e.key == key)

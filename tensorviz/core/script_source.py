@@ -1,0 +1,181 @@
+"""Reading a script before and after it runs: compiling, where each name is bound, and the part
+of a traceback that is the user's own code.
+
+Scripts are compiled with the filename SCRIPT_FILENAME, so frames of the user's code are told
+apart from torch's and ours.
+"""
+
+from __future__ import annotations
+
+import ast
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from types import CodeType, TracebackType
+
+SCRIPT_FILENAME = "<script>"
+_CORE_DIR = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class ScriptSyntaxError:
+    line: int
+    column: int  # 1-based; 0 when unknown
+    message: str
+    text: str  # the offending source line
+
+    def report(self) -> str:
+        caret = " " * max(self.column - 1, 0) + "^"
+        where = f"line {self.line}" if self.line else "the script"
+        shown = f"\n    {self.text}\n    {caret}" if self.text else ""
+        return f"SyntaxError in {where}: {self.message}{shown}"
+
+
+def compile_script(source: str) -> tuple[CodeType | None, ast.Module | None, ScriptSyntaxError]:
+    """(code, tree, None) or (None, None, the syntax error): nothing runs when it does not parse."""
+    try:
+        tree = ast.parse(source, SCRIPT_FILENAME)
+        return compile(tree, SCRIPT_FILENAME, "exec"), tree, None
+    except (SyntaxError, ValueError) as error:  # ValueError: a null byte in the text
+        line = getattr(error, "lineno", None) or 0
+        lines = source.splitlines()
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        message = getattr(error, "msg", None) or str(error)
+        column = getattr(error, "offset", None) or 0
+        stripped = text.lstrip()
+        column = max(column - (len(text) - len(stripped)), 0) if column else 0
+        return None, None, ScriptSyntaxError(line, column, message, stripped.rstrip())
+
+
+def _target_names(target: ast.AST) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.Tuple | ast.List):
+        return [n for element in target.elts for n in _target_names(element)]
+    if isinstance(target, ast.Starred):
+        return _target_names(target.value)
+    return []  # x[0] = ..., x.attr = ...: not a binding
+
+
+def binding_lines(tree: ast.Module) -> dict[str, int]:
+    """The last line of the source that binds each top-level name (assignment, for/with target,
+    walrus, def/class, import, `global` rebinding inside a function). A name bound in several
+    places gets the last of them in the source, which is not always the last one that ran."""
+    declared_global: dict[int, set[str]] = {}  # node id → names its function declares global
+    for function in ast.walk(tree):
+        if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            names = {n for g in ast.walk(function) if isinstance(g, ast.Global) for n in g.names}
+            if names:
+                for child in ast.walk(function):
+                    declared_global.setdefault(id(child), set()).update(names)
+    top_level = _module_scope_ids(tree)
+    lines: dict[str, int] = {}
+    for node in ast.walk(tree):
+        names = _bound_names(node)
+        if not names:
+            continue
+        if id(node) not in top_level:
+            names = [n for n in names if n in declared_global.get(id(node), ())]
+        for name in names:
+            lines[name] = max(lines.get(name, 0), node.lineno)
+    return lines
+
+
+def _bound_names(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Assign):
+        return [n for target in node.targets for n in _target_names(target)]
+    if isinstance(node, ast.AugAssign) or (isinstance(node, ast.AnnAssign) and node.value):
+        return _target_names(node.target)
+    if isinstance(node, ast.For | ast.AsyncFor | ast.NamedExpr):
+        return _target_names(node.target)
+    if isinstance(node, ast.With | ast.AsyncWith):
+        return [
+            n
+            for item in node.items
+            if item.optional_vars
+            for n in _target_names(item.optional_vars)
+        ]
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return [node.name]
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        return [(a.asname or a.name).split(".")[0] for a in node.names if a.name != "*"]
+    return []
+
+
+def _module_scope_ids(tree: ast.Module) -> set[int]:
+    """Ids of the nodes in the module's own scope: not inside a function, lambda, class or
+    comprehension (a def or class node itself binds a top-level name; its body does not)."""
+    ids: set[int] = set()
+    scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+    def visit(node: ast.AST) -> None:
+        ids.add(id(node))
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, scopes):
+                ids.add(id(child))
+                continue
+            if isinstance(child, ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp):
+                _visit_walrus_only(child)
+                continue
+            visit(child)
+
+    def _visit_walrus_only(node: ast.AST) -> None:  # a walrus in a comprehension binds outside
+        for child in ast.walk(node):
+            if isinstance(child, ast.NamedExpr):
+                ids.add(id(child))
+
+    visit(tree)
+    return ids
+
+
+@dataclass(frozen=True)
+class TrimmedTraceback:
+    text: str  # "Traceback (most recent call last): ..." from the user's first frame on
+    line: int  # the line of the script that failed (the innermost frame of the script); 0 if none
+
+
+def trim_traceback(error: BaseException, source: str) -> TrimmedTraceback:
+    """The traceback from the first frame of the user's script on: our runner's frames are
+    noise. Script frames show their source line (exec'd code has no file to read it from)."""
+    lines = source.splitlines()
+    frames = traceback.extract_tb(error.__traceback__)
+    start = next((i for i, f in enumerate(frames) if f.filename == SCRIPT_FILENAME), None)
+    kept = [f for f in (frames[start:] if start is not None else frames) if not _ours(f.filename)]
+    failing = 0
+    for frame in kept:
+        if frame.filename == SCRIPT_FILENAME:
+            failing = frame.lineno or failing
+    parts = ["Traceback (most recent call last):\n"]
+    for frame in kept:
+        parts.append(f'  File "{frame.filename}", line {frame.lineno}, in {frame.name}\n')
+        text = frame.line
+        if frame.filename == SCRIPT_FILENAME and frame.lineno and frame.lineno <= len(lines):
+            text = lines[frame.lineno - 1].strip()
+        if text:
+            parts.append(f"    {text}\n")
+    parts.extend(traceback.format_exception_only(type(error), error))
+    return TrimmedTraceback("".join(parts), failing)
+
+
+def _ours(filename: str) -> bool:
+    """The runner's own frames (e.g. the stop check around every torch call) are noise."""
+    return Path(filename).parent == _CORE_DIR
+
+
+def current_script_line(frame) -> int:
+    """The line of the innermost script frame on a stack (0: not in the script)."""
+    while frame is not None:
+        if frame.f_code.co_filename == SCRIPT_FILENAME:
+            return frame.f_lineno or 0
+        frame = frame.f_back
+    return 0
+
+
+def innermost_script_frame(tb: TracebackType | None):
+    """The frame object of the last script line in a traceback (its locals name the tensors)."""
+    frame = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == SCRIPT_FILENAME:
+            frame = tb.tb_frame
+        tb = tb.tb_next
+    return frame

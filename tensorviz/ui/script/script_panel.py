@@ -1,0 +1,348 @@
+"""The Script area: an editor, Run / Stop, the output, the error explained, and the tensors the
+run captured — a one-click way to the Workbench, the Memory layout and the Autograd graph.
+
+States: idle → running → (stopping →) idle. The script runs in a ScriptThread; its result comes
+back tagged with a generation and is dropped if the panel has moved on (shut down). The output
+queue is drained every OUTPUT_POLL_MS; the status line ticks every STATUS_POLL_MS.
+"""
+
+from __future__ import annotations
+
+import time
+
+import torch
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tensorviz.core.script_examples import example_by_key, script_examples
+from tensorviz.core.script_results import RunSummary, apply_script_result
+from tensorviz.core.script_run import ScriptResult, ScriptRun
+from tensorviz.core.workspace import Workspace, WorkspaceError
+from tensorviz.ui.script.captured_list import CapturedList
+from tensorviz.ui.script.code_editor import CodeEditor
+from tensorviz.ui.script.output_view import OutputView
+from tensorviz.ui.script.script_errors import ScriptErrorBox
+from tensorviz.ui.script.script_thread import ScriptThread
+
+OUTPUT_POLL_MS = 50
+STATUS_POLL_MS = 100
+SAVE_DELAY_MS = 800
+STOP_PATIENCE_S = 1.0  # after this, say which torch call the stop is waiting for
+DEFAULT_EXAMPLE = "06_autograd"
+
+
+def stop_wait_text(source: str, line: int, call: str | None) -> str:
+    """What the status line says when a stop has not landed after STOP_PATIENCE_S."""
+    lines = source.splitlines()
+    code = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    what = call or (f"line {line} (`{code[:60]}`)" if code else "the script")
+    at = f" on line {line}" if call and line else ""
+    return (
+        f"Stopping: waiting for {what}{at} to return — one torch call cannot be interrupted "
+        "mid-way; the run's results will be discarded"
+    )
+
+
+class ScriptPanel(QWidget):
+    status_message = Signal(str)
+    run_finished = Signal(str)  # "finished" | "failed" | "stopped" | "syntax_error"
+    graph_requested = Signal(str)
+    workbench_requested = Signal(str)
+    layout_requested = Signal(str)
+
+    def __init__(self, workspace: Workspace, settings=None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.workspace = workspace
+        self.settings = settings
+        self.generation = 0
+        self.thread: ScriptThread | None = None
+        self.script_run: ScriptRun | None = None
+        self.last_result: ScriptResult | None = None
+        self.last_summary: RunSummary | None = None
+        self._namespace: dict | None = None  # the last successful run's variables
+        self._source = ""
+        self._started = 0.0
+        self._stop_requested_at: float | None = None
+        self._build()
+        self._connect()
+        saved = settings.script_text() if settings is not None else None
+        self.editor.setPlainText(saved if saved is not None else self._default_text())
+        self.editor.document().setModified(False)
+        self._set_running(False)
+
+    # --- construction ----------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.run_button = QPushButton("▶  Run")
+        self.run_button.setObjectName("primaryButton")
+        self.run_button.setToolTip("Run the script (Ctrl+Enter)")
+        self.stop_button = QPushButton("■  Stop")
+        self.stop_button.setToolTip("Stop the running script (Esc)")
+        self.examples_button = QToolButton()
+        self.examples_button.setText("Examples")
+        self.examples_button.setToolTip("Load a short script for one topic of PyTorch")
+        self.examples_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.examples_menu = QMenu(self.examples_button)
+        for example in script_examples():
+            action = self.examples_menu.addAction(example.title)
+            action.setToolTip(f"Leaves {', '.join(example.promises)} in the workspace")
+            action.triggered.connect(lambda _=False, k=example.key: self.load_example(k))
+        self.examples_button.setMenu(self.examples_menu)
+        self.clear_button = QPushButton("Clear output")
+        self.status = QLabel()
+        self.status.setObjectName("scriptStatus")
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)
+        self.busy.setMaximumWidth(90)
+        self.busy.setMaximumHeight(12)
+        self.busy.setTextVisible(False)
+        toolbar = QHBoxLayout()
+        for widget in (self.run_button, self.stop_button, self.examples_button, self.clear_button):
+            toolbar.addWidget(widget)
+        toolbar.addSpacing(8)
+        toolbar.addWidget(self.busy)
+        toolbar.addWidget(self.status, 1)
+
+        self.editor = CodeEditor()
+        self.output = OutputView()
+        self.error_box = ScriptErrorBox()
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(self.editor)
+        left.addWidget(self.output)
+        left.setStretchFactor(0, 3)
+        left.setStretchFactor(1, 1)
+        left.setSizes([540, 180])  # scaled to the real height on first show
+        self.captured = CapturedList(self.workspace)
+        right = QWidget()  # the error of the last run above what the last good run captured
+        right.setMinimumWidth(240)
+        column = QVBoxLayout(right)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.error_box)
+        column.addWidget(self.captured, 1)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(0, 5)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.addLayout(toolbar)
+        layout.addWidget(self.splitter, 1)
+
+        self.output_timer = QTimer(self)
+        self.output_timer.setInterval(OUTPUT_POLL_MS)
+        self.status_timer = QTimer(self)
+        self.status_timer.setInterval(STATUS_POLL_MS)
+        self.save_timer = QTimer(self)
+        self.save_timer.setSingleShot(True)
+        self.save_timer.setInterval(SAVE_DELAY_MS)
+
+    def _connect(self) -> None:
+        self.run_button.clicked.connect(self.run_script)
+        self.stop_button.clicked.connect(self.stop)
+        self.clear_button.clicked.connect(self.output.clear)
+        self.editor.run_requested.connect(self.run_script)
+        self.editor.stop_requested.connect(self.stop)
+        self.editor.textChanged.connect(self.save_timer.start)
+        self.save_timer.timeout.connect(self.save_text)
+        self.output_timer.timeout.connect(self._drain_output)
+        self.status_timer.timeout.connect(self._on_status_tick)
+        self.error_box.line_requested.connect(self.editor.go_to_line)
+        self.captured.line_requested.connect(self.editor.go_to_line)
+        self.captured.graph_requested.connect(self.graph_requested)
+        self.captured.workbench_requested.connect(self.workbench_requested)
+        self.captured.layout_requested.connect(self.layout_requested)
+        for keys, slot in (("Ctrl+Return", self.run_script), ("Ctrl+Enter", self.run_script)):
+            shortcut = QShortcut(QKeySequence(keys), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(slot)
+        stop = QShortcut(QKeySequence("Esc"), self)
+        stop.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        stop.activated.connect(self.stop)
+
+    @staticmethod
+    def _default_text() -> str:
+        return example_by_key(DEFAULT_EXAMPLE).source
+
+    # --- the text --------------------------------------------------------------------------------
+
+    def text(self) -> str:
+        return self.editor.toPlainText()
+
+    def set_text(self, text: str) -> None:
+        """Replace the editor's text as one edit: Ctrl+Z in the editor brings the old text back."""
+        cursor = QTextCursor(self.editor.document())
+        cursor.select(QTextCursor.SelectionType.Document)
+        cursor.insertText(text)
+        self.editor.moveCursor(QTextCursor.MoveOperation.Start)
+
+    def save_text(self) -> None:
+        self.save_timer.stop()
+        if self.settings is not None:
+            self.settings.set_script_text(self.text())
+
+    def load_example(self, key: str) -> None:
+        example = example_by_key(key)
+        replaced = self.text().strip() and self.text() != example.source
+        self.set_text(example.source)
+        self.editor.set_failing_line(0)
+        undo = " — Ctrl+Z in the editor brings your text back" if replaced else ""
+        self.status.setText(f"Example “{example.title}” loaded{undo}")
+        self.status_message.emit(f"Loaded example “{example.title}”{undo}")
+
+    # --- running ---------------------------------------------------------------------------------
+
+    def is_running(self) -> bool:
+        return self.thread is not None
+
+    def run_script(self) -> None:
+        if self.is_running():
+            return
+        self.save_text()
+        self._source = self.text()
+        self.error_box.clear()
+        self.editor.set_failing_line(0)
+        self.generation += 1
+        arrays = {e.name: e.numpy_array for e in self.workspace if e.numpy_array is not None}
+        self.script_run = ScriptRun(self._source, self.workspace.tensors(), self._namespace, arrays)
+        self.thread = ScriptThread(self.script_run, self.generation)
+        self.thread.run_finished.connect(self._on_run_finished)
+        self.output.append_line(f"▶ Run at {time.strftime('%H:%M:%S')}")
+        self._started, self._stop_requested_at = time.monotonic(), None
+        self._set_running(True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        if self.script_run is None or not self.is_running():
+            return
+        if self._stop_requested_at is None:
+            self._stop_requested_at = time.monotonic()
+        self.script_run.request_stop()
+        self.stop_button.setEnabled(False)
+        self.status.setText("Stopping…")
+
+    def _set_running(self, running: bool) -> None:
+        self.run_button.setEnabled(not running)
+        self.stop_button.setEnabled(running)
+        self.busy.setVisible(running)
+        if running:
+            self.output_timer.start()
+            self.status_timer.start()
+            self._on_status_tick()
+        else:
+            self.output_timer.stop()
+            self.status_timer.stop()
+
+    def _on_status_tick(self) -> None:
+        if self.script_run is None:
+            return
+        elapsed = time.monotonic() - self._started
+        if self._stop_requested_at is None:
+            line, _call = self.script_run.progress()
+            where = f" — line {line}" if line else ""
+            self.status.setText(f"Running… {elapsed:.1f} s{where}")
+            return
+        self.script_run.request_stop()  # repeated: a bare `except:` may swallow one request
+        waited = time.monotonic() - self._stop_requested_at
+        line, call = self.script_run.progress()
+        if waited >= STOP_PATIENCE_S:
+            self.status.setText(stop_wait_text(self._source, line, call))
+
+    def _drain_output(self) -> None:
+        if self.script_run is not None:
+            self.output.append_chunks(*self.script_run.output.drain())
+
+    def _on_run_finished(self, generation: int, result: ScriptResult) -> None:
+        thread, self.thread = self.thread, None
+        if thread is not None:
+            thread.wait()
+            thread.deleteLater()
+        if generation != self.generation:
+            return  # stale (the panel shut down meanwhile)
+        self._drain_output()
+        self._set_running(False)
+        self.last_result = result
+        handler = {
+            "finished": self._on_finished,
+            "failed": self._on_failed,
+            "stopped": self._on_stopped,
+            "syntax_error": self._on_syntax_error,
+        }[result.status]
+        handler(result)
+        self.run_finished.emit(result.status)
+
+    def _on_finished(self, result: ScriptResult) -> None:
+        try:
+            summary = apply_script_result(self.workspace, result, self._source)
+        except WorkspaceError as error:  # e.g. the workspace changed in a way we cannot merge
+            self.output.append_line(f"The run's tensors could not be added: {error}", "stderr")
+            self.status.setText("Finished, but nothing was captured")
+            return
+        # Only what the next run may see: its tensors come from the workspace (build_namespace).
+        self._namespace = {
+            k: v for k, v in result.namespace.items() if not isinstance(v, torch.Tensor)
+        }
+        self.last_summary = summary
+        self.captured.show_summary(summary)
+        headline = summary.headline(result.duration_s)
+        for note in summary.notes:
+            self.output.append_line(note)
+        self.output.append_line(f"✓ {headline}", "ok")
+        self.status.setText(
+            headline + (" — Edit → Undo takes the run back" if summary.rows else "")
+        )
+        self.status_message.emit(headline)
+
+    def _on_failed(self, result: ScriptResult) -> None:
+        failure = result.failure
+        self.output.append_chunks([("stderr", failure.traceback)])
+        self.editor.set_failing_line(failure.line)
+        self.error_box.show_failure(failure)
+        where = f" at line {failure.line}" if failure.line else ""
+        self.status.setText(f"Failed{where} — the workspace is as it was before the run")
+
+    def _on_stopped(self, result: ScriptResult) -> None:
+        where = f" at line {result.line}" if result.line else ""
+        self.editor.set_failing_line(0)
+        self.output.append_line(f"■ Stopped{where}; the workspace is as it was before the run")
+        self.status.setText(f"Stopped{where}")
+
+    def _on_syntax_error(self, result: ScriptResult) -> None:
+        error = result.syntax_error
+        self.output.append_chunks([("stderr", error.report() + "\n")])
+        self.editor.set_failing_line(error.line)
+        self.error_box.show_syntax_error(error)
+        self.status.setText(f"Syntax error on line {error.line} — nothing ran")
+
+    # --- Edit → Undo and closing -----------------------------------------------------------------
+
+    def undo(self) -> None:
+        if not self.workspace.can_undo():
+            self.status_message.emit("Nothing to undo")
+            return
+        description = self.workspace.undo_description()
+        self.workspace.undo()
+        self.status_message.emit(f"Undid {description}")
+
+    def shutdown(self) -> None:
+        """Stop a running script and join its thread; keep the text (window closing)."""
+        self.save_text()
+        self.generation += 1  # whatever is still queued is stale now
+        thread, self.thread = self.thread, None
+        if thread is not None:
+            thread.stop_and_join()
+        self._set_running(False)
+        self.captured.shutdown()
