@@ -195,6 +195,10 @@ def explain_matmul(match, op, tensors, params) -> ErrorParts | None:
         why = "mm() multiplies exactly two 2-D matrices" + (f"; got {named}." if shapes else ".")
         fix = "use a @ b (torch.matmul), which also accepts vectors and batches, or reshape to 2-D"
         return "matmul_shape", "mm() works on 2-D matrices only", why, fix
+    both_known = len(shapes) == 2 and min(len(s) for s in shapes) >= 1
+    if "first two dimensions of batch2" in message and op != "bmm" and both_known:
+        why, fix = _matmul_mismatch(*shapes)  # a @ b broadcast to a bmm: the inner sizes differ
+        return "matmul_shape", title, why, fix
     if "3D tensor" in message or "first two dimensions of batch2" in message:
         why = "bmm() multiplies two batches (B, M, K) @ (B, K, N): both 3-D, same B."
         if shapes:
@@ -207,7 +211,7 @@ def explain_matmul(match, op, tensors, params) -> ErrorParts | None:
     if "at least 1D" in message:
         fix = "use * to multiply by a 0-d scalar tensor; @ is for vectors and matrices"
         return "matmul_shape", title, "matmul needs at least 1-D operands.", fix
-    if len(shapes) == 2 and min(len(s) for s in shapes) >= 1:
+    if both_known:
         why, fix = _matmul_mismatch(*shapes)
         return "matmul_shape", title, why, fix
     found = {name: int(value) for name, value in match.groupdict().items() if value}

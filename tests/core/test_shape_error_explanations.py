@@ -228,3 +228,11 @@ def test_cat_with_different_sizes_in_another_dim():
     assert shape_text(a.shape) in explained.explanation
     assert shape_text(b.shape) in explained.explanation
     assert torch.cat([a, b], dim=1).shape == (2, 7)  # "join along the dim where sizes differ"
+
+
+def test_a_matrix_times_a_batch_is_explained_as_matmul_not_bmm():
+    w, x = torch.randn(3, 4), torch.randn(2, 3, 4)  # torch runs this @ as a bmm and says so
+    explained, _ = explain(lambda: w @ x, None, [w, x])
+    assert explained.kind == "matmul_shape" and "bmm()" not in explained.title
+    assert f"a's K is {w.shape[-1]} but b's K is {x.shape[-2]}" in explained.explanation
+    assert (w.T @ x).shape == (2, 4, 4)  # the fix it offers runs
