@@ -118,8 +118,10 @@ def apply_script_result(workspace: Workspace, result: ScriptResult, source: str)
     changed = [n for n in result.changed if n in workspace and n not in shown]
     for name in changed:
         summary.rows.append(CapturedRow(name, name, 0, "changed in place"))
-    restore = result.snapshot.restore if result.snapshot is not None else None
-    workspace.record_script_run(added, replaced, changed, restore, "run script")
+    snapshot = result.snapshot
+    restore = snapshot.restore if snapshot is not None else None
+    held = snapshot.kept_bytes if snapshot is not None else 0
+    workspace.record_script_run(added, replaced, changed, restore, "run script", held)
     summary.notes.extend(_alias_notes(workspace, aliases))
     summary.notes.extend(_capture_notes(result))
     return summary

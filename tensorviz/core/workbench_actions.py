@@ -209,13 +209,21 @@ def prepare_operation(
     if op.inplace:  # a write into workspace memory: done by `finish`, on the workspace's thread
 
         def write(_nothing) -> ActionOutcome:
+            notes: list[str] = []
             try:
-                changed = workspace.write_in_place(input_name, lambda: op.run(x, **values), code)
+                with warnings.catch_warnings(record=True) as caught, _torch_warns_every_time():
+                    warnings.simplefilter("always")
+                    changed = workspace.write_in_place(
+                        input_name, lambda: op.run(x, **values), code, notes=notes
+                    )
             except Exception as error:  # noqa: BLE001 — torch refused; explain it
                 raise explained(error) from None
+            notes += [f"torch warns: {w.message}" for w in caught]
             text = f"in place — wrote into the storage of {', '.join(changed)}"
             verdict = Verdict("in-place", text, tuple(changed))
-            return ActionOutcome(code, (), {input_name: verdict}, tuple(changed))
+            return ActionOutcome(
+                code, (), {input_name: verdict}, tuple(changed), tuple(dict.fromkeys(notes))
+            )
 
         return PreparedAction(code, False, lambda: None, write)
 

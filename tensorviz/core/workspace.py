@@ -17,6 +17,7 @@ import networkx as nx
 import numpy as np
 import torch
 
+from tensorviz.core.memory_budget import available_memory_bytes, human_bytes
 from tensorviz.core.tensor_identity import shares_storage
 
 
@@ -55,6 +56,16 @@ class WorkspaceEvent:
 class _UndoStep:
     description: str
     undo: Callable[[], None]
+    nbytes: int = 0  # memory only this step keeps alive (snapshots, deleted tensors)
+
+
+# Undo keeps copies of written memory; the oldest steps are forgotten beyond this much.
+UNDO_MEMORY_FRACTION = 0.25  # of the memory available now
+UNDO_MAX_BYTES = 2 * 2**30
+
+
+def undo_budget_bytes() -> int:
+    return min(UNDO_MAX_BYTES, int(available_memory_bytes() * UNDO_MEMORY_FRACTION))
 
 
 class Workspace:
@@ -221,20 +232,40 @@ class Workspace:
         entry = self.entry(name)
         position = list(self._entries).index(name)
         self._remove([name])
-        self._push(f"delete {name}", lambda: self._insert(entry, position))
+        held = 0 if self._storage_in_use(entry.tensor) else _storage_bytes(entry.tensor)
+        self._push(f"delete {name}", lambda: self._insert(entry, position), held)
 
     def write_in_place(
-        self, name: str, write: Callable[[], object], description: str, reaches_tensor=True
+        self,
+        name: str,
+        write: Callable[[], object],
+        description: str,
+        reaches_tensor=True,
+        notes: list[str] | None = None,
     ) -> list[str]:
         """Run `write` (an in-place torch or NumPy write into `name`'s memory) as one step.
 
         The written storage is snapshotted first so undo restores the exact bytes, and a write
         that raises leaves the memory as it was. Returns every entry whose tensor saw the change
-        (none when only a copied NumPy array was written: `reaches_tensor=False`)."""
+        (none when only a copied NumPy array was written: `reaches_tensor=False`).
+
+        Memory too large to copy within the undo budget is written without a snapshot: the undo
+        history is cleared (older steps would restore stale bytes) and `notes` says so."""
         entry = self.entry(name)
         storage = entry.tensor.untyped_storage()
+        array = entry.numpy_array
+        nbytes = storage.nbytes() + (array.nbytes if array is not None else 0)
+        if nbytes > undo_budget_bytes():
+            write()
+            self._undo.clear()
+            if notes is not None:
+                notes.append(
+                    f"Not undoable: a copy of the {human_bytes(nbytes)} this wrote into would not "
+                    "fit the memory kept for undo, so the undo history was cleared."
+                )
+            return self._mark_changed(name, reaches_tensor)
         snapshot = storage.clone()
-        array_snapshot = entry.numpy_array.copy() if entry.numpy_array is not None else None
+        array_snapshot = array.copy() if array is not None else None
         try:
             write()
         except BaseException:
@@ -246,7 +277,7 @@ class Workspace:
             self._restore_bytes(entry, storage, snapshot, array_snapshot)
             self._mark_changed(name, reaches_tensor)
 
-        self._push(description, undo)
+        self._push(description, undo, nbytes)
         return changed
 
     def record_script_run(
@@ -256,6 +287,7 @@ class Workspace:
         changed: list[str],
         restore: Callable[[], None] | None = None,
         description: str = "run script",
+        held_bytes: int = 0,
     ) -> bool:
         """A whole script run as one undoable step: `added` entries are new names, `replaced`
         ones take the place of existing entries the script rebound (undo puts the old entries
@@ -283,7 +315,7 @@ class Workspace:
             if old or bumped:
                 self._emit("changed", _unique([*old, *bumped]))
 
-        self._push(description, undo)
+        self._push(description, undo, held_bytes)
         if added_names:
             self._emit("added", added_names)
         if old or bumped:
@@ -312,8 +344,15 @@ class Workspace:
 
     # --- internals -------------------------------------------------------------------------------
 
-    def _push(self, description: str, undo: Callable[[], None]) -> None:
-        self._undo.append(_UndoStep(description, undo))
+    def _push(self, description: str, undo: Callable[[], None], nbytes: int = 0) -> None:
+        """Record a step; forget the oldest steps while what undo keeps exceeds its budget."""
+        self._undo.append(_UndoStep(description, undo, nbytes))
+        budget = undo_budget_bytes()
+        while len(self._undo) > 1 and sum(step.nbytes for step in self._undo) > budget:
+            self._undo.pop(0)
+
+    def _storage_in_use(self, tensor: torch.Tensor) -> bool:
+        return any(shares_storage(e.tensor, tensor) for e in self._entries.values())
 
     def _remove(self, names: list[str]) -> None:
         for name in names:
@@ -347,6 +386,13 @@ class Workspace:
             storage.copy_(snapshot)
         if array_snapshot is not None and entry.numpy_array is not None:
             np.copyto(entry.numpy_array, array_snapshot)
+
+
+def _storage_bytes(tensor: torch.Tensor) -> int:
+    try:
+        return tensor.untyped_storage().nbytes()
+    except (RuntimeError, NotImplementedError):  # sparse and other layouts without one storage
+        return 0
 
 
 def _unique(names) -> list[str]:

@@ -70,6 +70,13 @@ class WorkspaceSnapshot:
         return snapshot
 
     @property
+    def kept_bytes(self) -> int:
+        """Memory the copies take (what undoing the run keeps alive)."""
+        return sum(saved.numel() for _, saved in self.storages.values()) + sum(
+            saved.nbytes for _, saved in self.arrays.values()
+        )
+
+    @property
     def complete(self) -> bool:
         return not self.skipped_bytes
 

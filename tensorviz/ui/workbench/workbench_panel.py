@@ -300,7 +300,11 @@ class WorkbenchPanel(QWidget):
             self.operate_form.result_name.clear()
             (name,) = outcome.verdicts
             self.select(name, outcome.verdicts[name], outcome.code)
-            self.status_message.emit(f"{outcome.code} — changed {', '.join(outcome.changed)}")
+            said = " ".join(outcome.notes)
+            self.status_message.emit(
+                f"{outcome.code} — changed {', '.join(outcome.changed)}"
+                + (f". {said}" if said else "")
+            )
 
     def _on_numpy_write_requested(self, name: str, index: str, value: str) -> None:
         if self._still_computing():  # a write must not race the computation reading memory
