@@ -142,8 +142,36 @@ def _without_repeats(tensor: torch.Tensor) -> tuple[torch.Tensor, int]:
     return (tensor[tuple(index)], factor) if factor > 1 else (tensor, 1)
 
 
+# dtypes torch stores but has few CPU kernels for (no count_nonzero, isfinite, min/max): their
+# statistics are computed on a wider copy; the summary still names the stored dtype.
+_WIDENED = {
+    getattr(torch, name): wider
+    for name, wider in (
+        ("float8_e4m3fn", torch.float32),
+        ("float8_e5m2", torch.float32),
+        ("float8_e4m3fnuz", torch.float32),
+        ("float8_e5m2fnuz", torch.float32),
+        ("float8_e8m0fnu", torch.float32),
+        ("uint16", torch.int64),
+        ("uint32", torch.int64),
+        ("uint64", torch.float64),  # beyond int64's range
+    )
+    if hasattr(torch, name)
+}
+
+
+def _computable(tensor: torch.Tensor) -> torch.Tensor:
+    wider = _WIDENED.get(tensor.dtype)
+    return tensor if wider is None else tensor.to(wider)
+
+
 def summarize(tensor: torch.Tensor) -> TensorSummary:
-    tensor = tensor.detach()
+    stored = dtype_name(tensor.dtype)
+    summary = _summarize_detached(_computable(tensor.detach()))
+    return summary if summary.dtype == stored else replace(summary, dtype=stored)
+
+
+def _summarize_detached(tensor: torch.Tensor) -> TensorSummary:
     compact, factor = _without_repeats(tensor)
     if factor == 1:
         return _summarize(tensor)
@@ -218,7 +246,7 @@ def _summarize(tensor: torch.Tensor) -> TensorSummary:
 
 def finite_values_as_numpy(tensor: torch.Tensor) -> numpy.ndarray:
     """The finite values (|x| for complex, 0/1 for bool) as a flat float64 array."""
-    values = _magnitudes(tensor.detach())
+    values = _magnitudes(_computable(tensor.detach()))
     if values.is_floating_point():
         values = values[torch.isfinite(values)]
     return values.reshape(-1).to(device="cpu", dtype=torch.float64).numpy()

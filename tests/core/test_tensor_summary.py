@@ -8,6 +8,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tensorviz.core.tensor_identity import dtype_name
 from tensorviz.core.tensor_summary import histogram, slice_2d, summarize
 
 DTYPES = [
@@ -219,3 +220,22 @@ def test_huge_expanded_tensor_is_summarised_from_its_few_stored_values():
     huge = torch.ones(1, 1).expand(100_000, 100_000)  # 40 GB if it were materialised
     summary = summarize(huge)
     assert summary.numel == 10**10 and summary.min == summary.max == 1.0
+
+
+@pytest.mark.parametrize(
+    "stored, wider",
+    [
+        (torch.float8_e4m3fn, torch.float32),
+        (torch.uint16, torch.int64),
+        (torch.uint32, torch.int64),
+    ],
+)
+def test_dtypes_with_few_kernels_are_summarised_on_a_wider_copy(stored, wider):
+    values = torch.tensor([1.5, 0.0, 7.0, 2.0]).to(stored)  # what torch stores, rounded
+    widened = values.to(wider)
+    summary = summarize(values)
+    assert summary.dtype == dtype_name(stored)
+    assert summary.min == float(widened.min()) and summary.max == float(widened.max())
+    assert summary.zero_count == int((widened == 0).sum())
+    counts, _ = histogram(values, 4)
+    assert counts.sum() == values.numel()

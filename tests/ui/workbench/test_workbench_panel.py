@@ -211,3 +211,13 @@ def test_undo_reports_what_it_undid(panel, qtbot):
     with qtbot.waitSignal(panel.status_message) as signal:
         panel.undo()
     assert signal.args == ["Undid x_clone = x.clone()"]
+
+
+@pytest.mark.parametrize("dtype", [torch.float8_e4m3fn, torch.uint16])
+def test_selecting_a_tensor_of_a_dtype_with_few_kernels_shows_it_whole(panel, dtype):
+    from tensorviz.core.workspace import Provenance
+
+    panel.workspace.add_tensor("odd", torch.ones(2, 3).to(dtype), Provenance("load", "loaded"))
+    panel.select("odd")
+    assert "odd" in panel.values.summary_label.text()
+    assert str(dtype).removeprefix("torch.") in panel.values.summary_label.text()
