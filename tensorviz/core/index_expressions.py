@@ -108,12 +108,14 @@ def _bracket_contents(text: str, target_name: str) -> tuple[ast.expr, str]:
                 f"like {target_name}[0, 1]."
             )
         raise _not_allowed(ast.get_source_segment(text, indexed) or text, target_name)
-    # Bare contents, with or without their brackets. Re-wrapping them in a subscript lets the
-    # parser accept slices; the result counts only when the whole source is one subscript of the
+    # Bare contents, read as Python reads what is between x[ and ]: "[0, 1]" is the list [0, 1]
+    # (x[[0, 1]], advanced indexing), as in torch. Only when that is not valid ("[:, 0]") are
+    # outer brackets taken for the subscript's own. Re-wrapping in a subscript lets the parser
+    # accept slices; the result counts only when the whole source is one subscript of the
     # placeholder, which rules out brackets that close early ("0], [1" is not one pair).
-    candidates = [text[1:-1]] if text.startswith("[") and text.endswith("]") else []
+    stripped = [text[1:-1]] if text.startswith("[") and text.endswith("]") else []
     reason = "invalid syntax"
-    for contents in [*candidates, text]:
+    for contents in [text, *stripped]:
         source = f"{_PLACEHOLDER}[{contents}]"
         parsed = _parse_expression(source)
         if isinstance(parsed, str):

@@ -138,6 +138,15 @@ def test_nested_list_becomes_one_long_tensor():
     assert parsed.makes_copy and parsed.text == "[[0, 1], [1, 0]]"
 
 
+@pytest.mark.parametrize("written", ["[0, 1]", "[True, False]"])
+def test_a_bracketed_list_means_what_it_means_in_python(written):
+    parsed = parse_index(written, "x", TENSORS)
+    python_key = eval(written)  # noqa: S307 — a literal list, as the test itself wrote it
+    assert parsed.key == python_key and parsed.makes_copy
+    assert X[parsed.key].shape == X[python_key].shape
+    assert parsed.text == repr(python_key)
+
+
 def test_flat_list_stays_a_list():
     parsed = parse_index("x[[0, -1]]", "x", TENSORS)
     assert parsed.key == [0, -1]
@@ -159,7 +168,7 @@ def test_whole_expression_bare_and_bracketed_contents_agree(written):
     [
         ("x[(x > 2)&(x<10)]", "(x > 2) & (x < 10)"),
         ("x[[0,2]]", "[0, 2]"),
-        ("[[0,2]]", "[0, 2]"),
+        ("[[0,2]]", "[[0, 2]]"),  # a list of lists, as x[[[0, 2]]] in Python
         ("[0], [1]", "[0], [1]"),
         ("x[::2,1:]", "::2, 1:"),
         ("x[-1]", "-1"),
