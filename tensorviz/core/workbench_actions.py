@@ -253,9 +253,10 @@ def prepare_operation(
 
 
 def _is_heavy(op: OpSpec, x, needed: int | None) -> bool:
-    """Worth running off the GUI thread: a large result, or a long matrix product."""
+    """Worth running off the GUI thread: a large result, or a long matrix product. A result
+    whose size depends on the data (x[x > 0]) is judged by the input it reads."""
     if needed is None:
-        return False
+        return isinstance(x, torch.Tensor) and x.numel() * x.element_size() > HEAVY_BYTES
     if op.name in MATRIX_PRODUCTS and isinstance(x, torch.Tensor) and x.dim() > 0:
         return (needed // x.element_size()) * x.shape[-1] > HEAVY_MULTIPLY_ADDS
     return needed > HEAVY_BYTES

@@ -36,3 +36,12 @@ def test_a_large_creation_is_marked_and_a_small_one_is_not():
     name = big.run().created[0]
     made = workspace.tensor(name)
     assert made.numel() == elements and made.dtype == torch.float32
+
+
+def test_a_result_sized_by_the_data_is_judged_by_its_input():
+    workspace = Workspace()
+    elements = workbench_actions.HEAVY_BYTES // 4 + 1
+    workspace.add_tensor("big", torch.ones(elements), Provenance("ones", "torch.ones(n)"))
+    workspace.add_tensor("v", torch.ones(3), Provenance("ones", "torch.ones(3)"))
+    assert prepare_operation(workspace, "index", "big", {"index": "big > 0"}).heavy
+    assert not prepare_operation(workspace, "index", "v", {"index": "v > 0"}).heavy
