@@ -45,7 +45,7 @@ def allocation_problem(nbytes: int, what: str) -> str | None:
     return (
         f"{what} needs {human_bytes(nbytes)} (number of elements × element size), but only "
         f"{human_bytes(budget)} can be spared on this machine. Use a smaller shape, or a "
-        "smaller dtype (float16 halves float32)."
+        "narrower dtype (float16 takes half of float32, int8 an eighth of int64)."
     )
 
 

@@ -298,8 +298,11 @@ def _needed_bytes(spec: CreationSpec, params: dict, options: CreationOptions) ->
     """Bytes the creation will allocate, known before any memory is touched: torch's "meta"
     device gives the exact shape and dtype; NumPy and the legacy constructor are estimated."""
     if spec.uses_options:
+        # requires_grad is left out: on an integer dtype torch refuses it, and the real call
+        # should say so rather than a size estimate
+        sizing = replace(options, device="meta", requires_grad=False)
         try:
-            made = spec.make(replace(options, device="meta"), **params).tensor
+            made = spec.make(sizing, **params).tensor
             return made.numel() * made.element_size()
         except Exception:  # noqa: BLE001 — not sizable on meta: fall back to the estimate
             pass

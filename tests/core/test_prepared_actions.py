@@ -1,6 +1,7 @@
 """Actions in two halves: large work is marked to run off the GUI thread, and the halves together
 do exactly what the one-call action does."""
 
+import pytest
 import torch
 
 from tensorviz.core import workbench_actions
@@ -45,3 +46,18 @@ def test_a_result_sized_by_the_data_is_judged_by_its_input():
     workspace.add_tensor("v", torch.ones(3), Provenance("ones", "torch.ones(3)"))
     assert prepare_operation(workspace, "index", "big", {"index": "big > 0"}).heavy
     assert not prepare_operation(workspace, "index", "v", {"index": "v > 0"}).heavy
+
+
+def test_an_integer_tensor_with_requires_grad_is_sized_exactly(monkeypatch):
+    from tensorviz.core import memory_budget
+    from tensorviz.core.workbench_actions import ActionError, create_tensor
+
+    monkeypatch.setattr(memory_budget, "available_memory_bytes", lambda: 2**30)
+    options = CreationOptions(dtype=torch.int8, requires_grad=True)
+    exact = torch.empty(100_000, 100_000, dtype=torch.int8, device="meta").nbytes
+    with pytest.raises(ActionError) as refused:  # the size named is int8's, not 8 bytes each
+        create_tensor(Workspace(), "zeros", {"shape": "100000, 100000"}, options)
+    assert memory_budget.human_bytes(exact) in refused.value.explained.explanation
+    with pytest.raises(ActionError) as refused:  # small enough: torch's own refusal, explained
+        create_tensor(Workspace(), "zeros", {"shape": "2, 3"}, options)
+    assert refused.value.explained.kind == "integer_requires_grad"
