@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QLabel,
-    QListWidget,
-    QListWidgetItem,
     QMainWindow,
     QMessageBox,
     QProgressBar,
@@ -25,6 +23,7 @@ from tensorviz.resource_files import resource_path
 from tensorviz.ui.about_dialog import AboutDialog
 from tensorviz.ui.app_settings import AppSettings
 from tensorviz.ui.areas import AREAS
+from tensorviz.ui.navigation_list import NavigationList
 from tensorviz.ui.notice_bar import NoticeBar
 from tensorviz.ui.placeholder_panel import FilesPlaceholderPanel, PlaceholderPanel
 from tensorviz.ui.torch_loader import TorchLoader
@@ -67,10 +66,7 @@ class MainWindow(QMainWindow):
     # --- construction ----------------------------------------------------------------------------
 
     def _build_areas(self) -> None:
-        self.navigation = QListWidget()
-        self.navigation.setObjectName("navigation")
-        self.navigation.setIconSize(QSize(28, 28))
-        self.navigation.setFixedWidth(176)
+        self.navigation = NavigationList()
         self.stack = QStackedWidget()
         self.panels: dict[str, QWidget] = {}
         for area in AREAS:
@@ -78,10 +74,7 @@ class MainWindow(QMainWindow):
             panel = panel_class(area)
             self.panels[area.key] = panel
             self.stack.addWidget(panel)
-            item = QListWidgetItem(icon(area.icon), area.title)
-            item.setData(Qt.ItemDataRole.UserRole, area.key)
-            item.setToolTip(area.tagline)
-            self.navigation.addItem(item)
+            self.navigation.add_area(icon(area.icon), area.key, area.title, area.tagline)
         self.navigation.currentRowChanged.connect(self._on_area_changed)
 
         self.notice_bar = NoticeBar()
@@ -254,6 +247,10 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
 
     # --- torch loading and readiness -------------------------------------------------------------
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.navigation.fit_window_width(event.size().width())
 
     def paintEvent(self, event) -> None:
         super().paintEvent(event)

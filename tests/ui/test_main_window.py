@@ -11,7 +11,7 @@ def test_one_area_per_capability_built_or_saying_what_will_come(window):
     from tensorviz.ui.placeholder_panel import PlaceholderPanel
     from tensorviz.ui.workbench.workbench_panel import WorkbenchPanel
 
-    titles = [window.navigation.item(row).text() for row in range(window.navigation.count())]
+    titles = window.navigation.titles()
     assert titles == [
         "Workbench",
         "Script",
@@ -190,3 +190,18 @@ def test_training_loss_graph_opens_in_the_autograd_area(window, qtbot):
     assert workspace.lineage("train_loss")[-1] == "train_loss"
     assert set(workspace.parents("train_y_pred")) == {"train_x", "train_w", "train_b"}
     assert "train_loss" in graph.graph_tensor_names()
+
+
+def test_a_narrow_window_shows_the_areas_as_icons_only(qtbot, window):
+    window.resize(1280, 800)
+    qtbot.waitUntil(lambda: not window.navigation.compact)
+    wide = window.navigation.width()
+    window.resize(900, 600)
+    qtbot.waitUntil(lambda: window.navigation.compact)
+    assert window.navigation.width() < wide
+    assert all(not window.navigation.item(r).text() for r in range(window.navigation.count()))
+    assert window.navigation.titles()[0] == "Workbench"  # still there, as tooltips say
+    assert window.navigation.item(0).toolTip().startswith("Workbench")
+    window.resize(1280, 800)
+    qtbot.waitUntil(lambda: not window.navigation.compact)
+    assert window.navigation.item(0).text() == "Workbench"

@@ -22,6 +22,8 @@ from tensorviz.core.workbench_actions import numpy_shares_memory
 from tensorviz.core.workspace import WorkspaceEntry
 from tensorviz.ui.layout_clearing import clear_layout
 
+ONE_COLUMN_BELOW = 460  # px: the identity rows in one column instead of two
+
 VERDICT_COLOURS = {"view": "#2a9d8f", "copy": "#3d5a80", "in-place": "#e76f51"}
 
 
@@ -52,6 +54,8 @@ class IdentityCard(QWidget):
         self.grid.setHorizontalSpacing(14)
         self.grid.setVerticalSpacing(2)
         self.value_labels: dict[str, QLabel] = {}
+        self._grid_rows: list[tuple[str, str]] = []
+        self._grid_one_column = False
         self.notes = _label(object_name="trapNote")
         self.numpy_box = self._build_numpy_box()
 
@@ -152,10 +156,19 @@ class IdentityCard(QWidget):
     def _links(names: list[str]) -> str:
         return ", ".join(f"<a href='{escape(n)}'>{escape(n)}</a>" for n in names)
 
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self._one_column() != self._grid_one_column:  # narrow: one column of rows
+            self._fill_grid(self._grid_rows)
+
+    def _one_column(self) -> bool:
+        return self.width() < ONE_COLUMN_BELOW
+
     def _fill_grid(self, rows: list[tuple[str, str]]) -> None:
         clear_layout(self.grid)
         self.value_labels = {}
-        half = (len(rows) + 1) // 2
+        self._grid_rows, self._grid_one_column = rows, self._one_column()
+        half = len(rows) if self._grid_one_column else (len(rows) + 1) // 2
         for i, (label, value) in enumerate(rows):
             column = 0 if i < half else 2
             key = QLabel(label)

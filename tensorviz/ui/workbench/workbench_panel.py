@@ -117,7 +117,8 @@ class WorkbenchPanel(QWidget):
         top = QSplitter(Qt.Orientation.Horizontal)
         top.addWidget(forms)
         top.addWidget(card_scroll)
-        top.setStretchFactor(1, 1)
+        top.setStretchFactor(0, 2)  # both shrink in a narrow window, the card a little more
+        top.setStretchFactor(1, 3)
         top.setSizes([340, 560])
         centre = QSplitter(Qt.Orientation.Vertical)
         centre.addWidget(top)
