@@ -1,6 +1,8 @@
 # title: The errors learners hit
 # promises: a, b, labels, x_t, leaf, weights
 # Each mistake runs inside try/except, so the script finishes and prints torch's own message.
+# To see the app's explanation of one (why it happened, with your sizes, and the fix), run
+# its line on its own, without the try/except: e.g. a new script with  a @ b
 
 a = torch.randn(2, 3)
 b = torch.randn(4, 5)
