@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import json
-import mmap
 import os
 import pickletools
 import struct
@@ -212,18 +211,62 @@ def load_file(path: str | os.PathLike, fmt: str) -> tuple[object, list[str]]:
                 "possible. Re-save it with torch.save to get the zip format."
             )
         elif fmt == "safetensors":
+            from tensorviz.core.safetensors_reading import read_safetensors
+
             obj = read_safetensors(path)
             notes.append("Memory-mapped: tensor data is read from disk only when used.")
         elif fmt == "npy":
-            obj = torch.from_numpy(np.load(path, allow_pickle=False))
+            obj = numpy_tensor(np.load(path, allow_pickle=False), "The array", notes)
         else:
-            with np.load(path, allow_pickle=False) as archive:
-                obj = {k: torch.from_numpy(archive[k]) for k in archive.files}
+            obj = _npz_tensors(path, notes)
     except TensorFileError:
         raise
     except Exception as error:  # noqa: BLE001 — every failure becomes one sentence
         raise TensorFileError(_explain_load_error(error)) from None
     return obj, notes
+
+
+NUMPY_KINDS = {"U": "text", "S": "bytes", "O": "Python objects", "V": "structured records",
+               "M": "dates", "m": "time spans"}  # fmt: skip
+
+
+def numpy_tensor(array: np.ndarray, what: str, notes: list[str]) -> torch.Tensor:
+    """A tensor of a NumPy array; a foreign byte order is converted (a copy, with a note), a dtype
+    torch cannot hold is one sentence."""
+    if not array.dtype.isnative and array.dtype.kind in "biufc":
+        order = "little" if array.dtype.byteorder == "<" else "big"
+        array = array.astype(array.dtype.newbyteorder("="))
+        notes.append(
+            f"{what} is stored {order}-endian: "
+            "converted to this machine's byte order (a copy, not mapped from the file)."
+        )
+    try:
+        return torch.from_numpy(array)
+    except TypeError:
+        kind = NUMPY_KINDS.get(array.dtype.kind, f"dtype {array.dtype}")
+        raise TensorFileError(
+            f"{what} holds {kind} ({array.dtype.str}), which a torch tensor cannot hold."
+        ) from None
+
+
+def _npz_tensors(path, notes: list[str]) -> dict[str, torch.Tensor]:
+    """Every array torch can hold; the others are listed in a note with the reason."""
+    tensors, skipped = {}, []
+    with np.load(path, allow_pickle=False) as archive:
+        for key in archive.files:
+            try:
+                tensors[key] = numpy_tensor(archive[key], f"The array {key!r}", notes)
+            except TensorFileError as refusal:
+                skipped.append(str(refusal).removeprefix("The array ").rstrip("."))
+            except ValueError as error:
+                if "allow_pickle" not in str(error):
+                    raise
+                skipped.append(f"{key!r} holds Python objects (needs pickle, never loaded)")
+    if skipped and not tensors:
+        raise TensorFileError(f"No array of this .npz can be a tensor: {'; '.join(skipped)}.")
+    if skipped:
+        notes.append(f"Skipped {len(skipped)} array(s): {'; '.join(skipped)}.")
+    return tensors
 
 
 def _one_line(error: BaseException) -> str:
@@ -257,31 +300,9 @@ SAFETENSORS_DTYPES = {
 _SAFETENSORS_NAMES = {dtype: name for name, dtype in SAFETENSORS_DTYPES.items()}
 
 
-def read_safetensors(path: str | os.PathLike) -> dict[str, torch.Tensor]:
-    with open(path, "rb") as f:
-        (header_len,) = struct.unpack("<Q", f.read(8))
-        header = json.loads(f.read(header_len).decode("utf-8"))
-        size = os.fstat(f.fileno()).st_size
-        buffer = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)  # private: writes stay here
-    base = 8 + header_len
-    result: dict[str, torch.Tensor] = {}
-    for name, info in header.items():
-        if name == "__metadata__":
-            continue
-        dtype = SAFETENSORS_DTYPES.get(info["dtype"])
-        if dtype is None:
-            raise TensorFileError(f"The safetensors dtype {info['dtype']} is not supported.")
-        start, end = info["data_offsets"]
-        shape = tuple(info["shape"])
-        count = (end - start) // torch.empty(0, dtype=dtype).element_size()
-        if base + end > size or count != int(np.prod(shape, dtype=np.int64)):
-            raise TensorFileError(f"The safetensors entry {name!r} points outside the file's data.")
-        if count == 0:
-            result[name] = torch.empty(shape, dtype=dtype)
-        else:
-            flat = torch.frombuffer(buffer, dtype=dtype, count=count, offset=base + start)
-            result[name] = flat.reshape(shape)
-    return result
+def is_memory_mapped(path: str | os.PathLike, fmt: str | None) -> bool:
+    """Whether load_file leaves this file's tensor data mapped from disk."""
+    return fmt == "safetensors" or (fmt == "torch-zip" and _utf8(path))
 
 
 def safetensors_problems(tensors: Mapping[str, torch.Tensor]) -> list[str]:

@@ -3,8 +3,11 @@ sizes, a node's summary, its sharing, the Python line that loads an entry, the t
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tensorviz.core.error_explanations import ExplainedError
 from tensorviz.core.tensor_files import FileInspection, Node, access_text
+from tensorviz.core.workspace import Provenance, Workspace, WorkspaceEntry
 
 
 def format_bytes(n: int) -> str:
@@ -28,6 +31,8 @@ def sharing_text(node: Node, inspection: FileInspection) -> str:
     """'shares storage #1 with ['b']' and/or 'saves its whole storage: 360 B wasted'."""
     if node.tensor is None:
         return ""
+    if node.tensor.storage_id is None:
+        return f"no plain storage ({node.tensor.layout})" if node.tensor.layout != "strided" else ""
     group = inspection.storages[node.tensor.storage_id]
     parts = []
     others = [m for m in group.members if m != node.key_text()]
@@ -76,6 +81,32 @@ def load_code(inspection: FileInspection, access: tuple) -> str:
     if inspection.format == "safetensors":
         return f"safetensors.torch.load_file({path!r}){access_text(access)}"
     return f"torch.load({path!r}, weights_only=True){access_text(access)}"
+
+
+def workspace_entries(
+    workspace: Workspace, inspection: FileInspection, nodes: list[Node]
+) -> tuple[list[WorkspaceEntry], str]:
+    """Workspace entries for these tensor nodes (copies read from the file, sharing kept, named
+    after their keys, with the line that loads them), and a sentence on any left out."""
+    plain = [n for n in nodes if n.tensor is not None and n.tensor.plain]
+    skipped = [n for n in nodes if n not in plain]
+    why = ""
+    if skipped:
+        keys = ", ".join(n.key_text() or "(the file)" for n in skipped)
+        why = f"Not sent: {keys} — {skipped[0].tensor.problem}."
+    tensors = inspection.tensors_in_memory([node.access for node in plain])  # FileChangedError
+    entries, used = [], set()
+    for node, tensor in zip(plain, tensors, strict=True):
+        words = "_".join(map(str, node.access)) or Path(inspection.path).stem
+        name = workspace.suggest_name(words)
+        base, n = name, 1
+        while name in used:
+            n += 1
+            name = workspace.suggest_name(f"{base}_{n}")
+        used.add(name)
+        provenance = Provenance("load", load_code(inspection, node.access))
+        entries.append(WorkspaceEntry(name, tensor, provenance))
+    return entries, why
 
 
 def explain_file_error(inspection: FileInspection) -> ExplainedError:

@@ -6,7 +6,6 @@ entries share and the bytes a saved view wastes. The CLI prints it; the Files ar
 
 from __future__ import annotations
 
-import copy
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -15,31 +14,34 @@ from pathlib import Path
 import torch
 
 from tensorviz.core.open_requests import path_problem
+from tensorviz.core.safetensors_reading import safetensors_records
 from tensorviz.core.tensor_file_formats import (
     FORMAT_LABELS,
     TensorFileError,
     UnsafeFileError,
     detect_format,
     extension_note,
+    is_memory_mapped,
     load_file,
 )
-from tensorviz.core.tensor_summary import SHORT_DTYPE_NAMES, dtype_name
+from tensorviz.core.tensor_file_reading import (
+    FileChangedError,
+    mapped_storages,
+    match_offsets,
+    read_copies,
+    stamp_now,
+    value_at,
+    zip_records,
+)
+from tensorviz.core.tensor_file_storages import (
+    StorageGroupInfo,
+    TensorInfo,
+    share_storages,
+    sum_bytes,
+)
 
-
-@dataclass(frozen=True)
-class TensorInfo:
-    shape: tuple[int, ...]
-    dtype: str
-    device: str
-    stride: tuple[int, ...]
-    storage_offset: int
-    nbytes: int
-    storage_nbytes: int
-    storage_id: int  # index into FileInspection.storages
-
-    def text(self) -> str:
-        shape = ", ".join(map(str, self.shape))
-        return f"[{shape}] {SHORT_DTYPE_NAMES.get(self.dtype, self.dtype)}"
+__all__ = ["FileChangedError", "FileInspection", "Node", "StorageGroupInfo", "TensorInfo",
+           "access_text", "inspect_file", "tensor_nodes_below", "value_at"]  # fmt: skip
 
 
 @dataclass
@@ -62,18 +64,6 @@ class Node:
         return access_text(self.access)
 
 
-@dataclass(frozen=True)
-class StorageGroupInfo:
-    storage_id: int
-    nbytes: int
-    members: tuple[str, ...]  # entry keys
-    used_bytes: int  # bytes of the storage that some member reads
-
-    @property
-    def wasted_bytes(self) -> int:
-        return self.nbytes - self.used_bytes
-
-
 @dataclass
 class FileInspection:
     path: str
@@ -85,36 +75,41 @@ class FileInspection:
     storages: list[StorageGroupInfo] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     error: str | None = None
-    loaded: object = None  # the object torch.load / numpy gave (tensors on cpu, maybe mmapped)
+    # the object torch.load / numpy gave (tensors on cpu, maybe mmapped: read with tensor_at)
+    loaded: object = field(default=None, repr=False)
     file_stamp: tuple | None = None  # (inode, size, mtime) when loaded: mmapped data must match
+    # storage address → offset in the file, for data read with plain reads (None: in memory)
+    file_offsets: dict[int, int] | None = field(default=None, repr=False)
 
     @property
     def format_label(self) -> str:
         return FORMAT_LABELS.get(self.format, "unknown")
 
     def changed_on_disk(self) -> str | None:
-        """Why the loaded tensors can no longer be trusted, or None. Reading mmapped data of a
-        file truncated since it was opened kills the process (SIGBUS), so check first."""
+        """Why the loaded tensors can no longer be trusted, or None (a quick check before work;
+        the reads themselves check again, so a change in between is still caught)."""
         if self.file_stamp is None:
             return None
         name = Path(self.path).name
         try:
-            now = _stamp(self.path)
+            now = stamp_now(self.path)
         except OSError:
-            return f"{name} was deleted or moved since it was opened; reload it to read its data."
+            return f"{name} was deleted or moved since it was opened; reopen it to read its data."
         if now != self.file_stamp:
-            return f"{name} changed on disk since it was opened; reload it to read its data."
+            return f"{name} changed on disk since it was opened; reopen it to read its data."
         return None
 
     def tensor_at(self, access: tuple) -> torch.Tensor:
-        if problem := self.changed_on_disk():
-            raise FileChangedError(problem)
-        return value_at(self.loaded, access)
+        """A copy of one entry in ordinary memory, read from the file with plain reads (never
+        through the mmap, see tensor_file_reading). Raises FileChangedError, one sentence."""
+        return self.tensors_in_memory([access])[0]
 
     def tensors_in_memory(self, accesses: list[tuple]) -> list[torch.Tensor]:
         """Copies of these tensors in ordinary memory (no longer backed by the file), keeping the
-        storage sharing between them (one deepcopy call shares its memo across the list)."""
-        return copy.deepcopy([self.tensor_at(access) for access in accesses])
+        storage sharing between them."""
+        return read_copies(
+            self.path, self.format, self.file_stamp, self.file_offsets, self.loaded, accesses
+        )
 
     def shared_groups(self) -> list[StorageGroupInfo]:
         return [g for g in self.storages if len(g.members) > 1]
@@ -128,9 +123,11 @@ class FileInspection:
             "entries": [
                 {
                     "key": node.key_text(),
-                    "shape": list(node.tensor.shape),
+                    "shape": _listed(node.tensor.shape),
                     "dtype": node.tensor.dtype,
-                    "stride": list(node.tensor.stride),
+                    "layout": node.tensor.layout,
+                    "nnz": node.tensor.nnz,
+                    "stride": _listed(node.tensor.stride),
                     "storage_offset": node.tensor.storage_offset,
                     "nbytes": node.tensor.nbytes,
                     "storage_id": node.tensor.storage_id,
@@ -142,24 +139,13 @@ class FileInspection:
         }
 
 
+def _listed(values: tuple | None) -> list | None:
+    return None if values is None else list(values)
+
+
 def access_text(access: tuple) -> str:
     """The Python subscript that reaches an entry: ['encoder.weight'][0]."""
     return "".join(f"[{step!r}]" for step in access)
-
-
-def value_at(obj, access: tuple):
-    for step in access:
-        obj = obj[step]
-    return obj
-
-
-class FileChangedError(OSError):
-    """The file under loaded (possibly mmapped) tensors changed or vanished since it was opened."""
-
-
-def _stamp(path: str) -> tuple:
-    info = os.stat(path)
-    return (info.st_ino, info.st_size, info.st_mtime_ns)
 
 
 def inspect_file(path: str | os.PathLike) -> FileInspection:
@@ -172,6 +158,7 @@ def inspect_file(path: str | os.PathLike) -> FileInspection:
         result.format = detect_format(text)
         if note := extension_note(text, result.format):
             result.notes.append(note)
+        result.file_stamp = stamp_now(text)  # before loading: a change meanwhile is caught
         result.loaded, notes = load_file(text, result.format)
         result.notes += notes
     except UnsafeFileError as refusal:
@@ -185,10 +172,61 @@ def inspect_file(path: str | os.PathLike) -> FileInspection:
     except (OSError, MemoryError) as error:
         result.error = f"The file could not be read: {error.strerror or type(error).__name__}."
         return result
-    result.file_stamp = _stamp(text)
-    result.root = build_tree(result.loaded)
-    result.entries, result.storages = _share_storages(result.root, result.loaded)
+    try:
+        _describe(result)
+    except Exception as error:  # noqa: BLE001 — never a traceback: one sentence, nothing shown
+        result.root, result.entries, result.storages = None, [], []
+        result.error = (
+            f"The file loaded, but its contents could not be described: {type(error).__name__}: "
+            f"{_first_line(error)}"
+        )
     return result
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else "no details"
+
+
+def _describe(result: FileInspection) -> None:
+    """The tree, each entry's facts and the storages they share; where mmapped data lies."""
+    result.root = build_tree(result.loaded)
+    result.entries = [node for node in _walk(result.root) if node.kind == "tensor"]
+    result.storages = share_storages(result.entries, lambda a: value_at(result.loaded, a))
+    sum_bytes(result.root)
+    special = [n for n in result.entries if n.tensor.storage_id is None]
+    if special:
+        kinds = sorted({n.tensor.layout if n.tensor.device != "meta" else "meta" for n in special})
+        many = len(special) > 1
+        result.notes.append(
+            f"{len(special)} {'entries are' if many else 'entry is a'} {' / '.join(kinds)} "
+            f"tensor{'s' if many else ''}: shown with layout, shape, dtype (and nnz for sparse), "
+            "but with no plain storage there is no sharing information, values or statistics."
+        )
+    if is_memory_mapped(result.path, result.format):
+        tensors = [value_at(result.loaded, node.access) for node in result.entries]
+        records = (
+            zip_records(result.path)
+            if result.format == "torch-zip"
+            else safetensors_records(result.path)
+        )
+        result.file_offsets = match_offsets(mapped_storages(tensors), records) or {}
+
+
+def tensor_nodes_below(nodes: list[Node]) -> list[Node]:
+    """These tensor nodes, and every tensor below these containers, each once, in tree order."""
+    found: dict[int, Node] = {}
+    for node in nodes:
+        for below in _walk(node):
+            if below.tensor is not None:
+                found.setdefault(id(below), below)
+    return list(found.values())
+
+
+def _walk(node: Node):
+    yield node
+    for child in node.children:
+        yield from _walk(child)
 
 
 # --- the tree ------------------------------------------------------------------------------------
@@ -264,78 +302,3 @@ def _total(node: Node) -> None:
     for child in node.children:
         _total(child)
     node.tensor_count = sum(c.tensor_count for c in node.children) + (node.kind == "tensor")
-
-
-def _share_storages(root: Node, loaded) -> tuple[list[Node], list[StorageGroupInfo]]:
-    """Give every tensor node its TensorInfo, grouping tensors by the storage they read."""
-    entries = [node for node in _walk(root) if node.kind == "tensor"]
-    ids: dict[tuple, int] = {}
-    members: dict[int, list[Node]] = {}
-    spans: dict[int, list[tuple[int, int]]] = {}
-    storage_bytes: dict[int, int] = {}
-    for node in entries:
-        tensor = value_at(loaded, node.access)
-        storage = tensor.untyped_storage()
-        nbytes = storage.nbytes()
-        key = (str(tensor.device), storage.data_ptr()) if nbytes else ("empty", id(node))
-        storage_id = ids.setdefault(key, len(ids))
-        element = tensor.element_size()
-        node.tensor = TensorInfo(
-            shape=tuple(tensor.shape),
-            dtype=dtype_name(tensor.dtype),
-            device=str(tensor.device),
-            stride=tuple(tensor.stride()),
-            storage_offset=tensor.storage_offset(),
-            nbytes=tensor.numel() * element,
-            storage_nbytes=nbytes,
-            storage_id=storage_id,
-        )
-        members.setdefault(storage_id, []).append(node)
-        storage_bytes[storage_id] = nbytes
-        if tensor.numel():
-            extent = 1 + sum(
-                (n - 1) * abs(st) for n, st in zip(tensor.shape, tensor.stride(), strict=True)
-            )
-            start = tensor.storage_offset() * element
-            spans.setdefault(storage_id, []).append((start, start + extent * element))
-    _sum_bytes(root)
-    return entries, [
-        StorageGroupInfo(
-            sid,
-            storage_bytes[sid],
-            tuple(n.key_text() for n in nodes),
-            min(storage_bytes[sid], _union_length(spans.get(sid, []))),
-        )
-        for sid, nodes in members.items()
-    ]
-
-
-def _walk(node: Node):
-    yield node
-    for child in node.children:
-        yield from _walk(child)
-
-
-def _sum_bytes(node: Node) -> dict[int, int]:
-    """Bytes a subtree stores on disk: each storage once, however many entries read it.
-    Returns the storages below `node` (id → bytes)."""
-    if node.kind == "tensor":
-        found = {node.tensor.storage_id: node.tensor.storage_nbytes}
-    else:
-        found = {}
-        for child in node.children:
-            found.update(_sum_bytes(child))
-    node.total_bytes = sum(found.values())
-    return found
-
-
-def _union_length(spans: list[tuple[int, int]]) -> int:
-    total, end = 0, None
-    for start, stop in sorted(spans):
-        if end is None or start > end:
-            total += stop - start
-            end = stop
-        elif stop > end:
-            total += stop - end
-            end = stop
-    return total

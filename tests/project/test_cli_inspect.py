@@ -62,3 +62,20 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
         assert main(["inspect", str(tmp_path / name)]) == 2
         captured = capsys.readouterr()
         assert captured.out == "" and len(captured.err.strip().splitlines()) == 1
+
+
+def test_sparse_and_nested_entries_are_listed_with_their_layout(tmp_path, capsys):
+    """They once raised NotImplementedError out of inspection (no storage to share)."""
+    path = tmp_path / "odd.pt"
+    nested = torch.nested.nested_tensor([torch.ones(2), torch.ones(3)])
+    torch.save({"sp": torch.eye(3).to_sparse(), "nt": nested, "w": torch.ones(2)}, path)
+    assert main(["inspect", "--json", str(path)]) == 0
+    entries = {e["key"]: e for e in json.loads(capsys.readouterr().out)["entries"]}
+    sparse = torch.load(path, weights_only=True)["sp"]
+    assert entries["['sp']"]["layout"] == "sparse_coo" and entries["['sp']"]["nnz"] == sparse._nnz()
+    assert entries["['sp']"]["shape"] == list(sparse.shape) and entries["['sp']"]["stride"] is None
+    assert entries["['nt']"]["layout"] == "nested" and entries["['nt']"]["storage_id"] is None
+    assert entries["['w']"]["layout"] == "strided" and entries["['w']"]["storage_id"] == 0
+    assert main(["inspect", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "[3, 3] f32 sparse_coo, nnz=3" in out and "no plain storage (nested)" in out

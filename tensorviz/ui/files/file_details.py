@@ -26,7 +26,17 @@ class FileDetails(QLabel):
             self.setText("" if inspection is None else "Select an entry of the file.")
             return
         rows = [("entry", node.key_text() or "(the whole file)"), ("holds", node_summary(node))]
-        if node.tensor is not None:
+        if node.tensor is not None and node.tensor.storage_id is None:
+            info = node.tensor
+            rows += [("device", info.device), ("layout", info.layout)]
+            if info.nnz is not None:
+                rows.append(("nnz", f"{info.nnz:,}"))
+            rows += [
+                ("bytes", f"{info.nbytes:,}"),
+                ("note", info.problem or ""),
+                ("load it", load_code(inspection, node.access)),
+            ]
+        elif node.tensor is not None:
             info = node.tensor
             group = inspection.storages[info.storage_id]
             count = len(group.members)
@@ -41,6 +51,7 @@ class FileDetails(QLabel):
                     f"entr{'y' if count == 1 else 'ies'}",
                 ),
                 ("sharing", sharing_text(node, inspection) or "its own storage"),
+                *([("note", info.problem)] if info.problem else []),
                 ("statistics", statistics or "not computed yet (Statistics, Ctrl+I)"),
                 ("load it", load_code(inspection, node.access)),
             ]

@@ -3,6 +3,9 @@
 Jobs run in a QThreadPool and report through a relay QObject (queued to the GUI thread), tagged
 with a generation number so a result the user has moved away from is dropped. Statistics check a
 cancel flag between tensors and send back plain TensorSummary text, never tensors.
+
+A job never lets an exception escape: the panel waits for its report, so a job that died silently
+would leave it busy forever. Anything unexpected becomes one sentence in the report.
 """
 
 from __future__ import annotations
@@ -11,8 +14,14 @@ import threading
 
 from PySide6.QtCore import QObject, QRunnable, Signal
 
-from tensorviz.core.tensor_files import FileInspection, inspect_file
+from tensorviz.core.tensor_files import FileChangedError, FileInspection, inspect_file
 from tensorviz.core.tensor_summary import heading, summarize
+
+
+def _one_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    text = f"{type(error).__name__}: {lines[0] if lines else 'no details'}"
+    return text if len(text) <= 200 else text[:199] + "…"
 
 
 class FileJobRelay(QObject):
@@ -20,6 +29,7 @@ class FileJobRelay(QObject):
     statistics_progressed = Signal(int, int, int)  # generation, done, total
     statistic_computed = Signal(int, object, str)  # generation, access, summary text
     statistics_finished = Signal(int, bool)  # generation, cancelled
+    statistics_failed = Signal(int, str)  # generation, one sentence; no statistics_finished follows
 
 
 class OpenFileJob(QRunnable):
@@ -28,7 +38,11 @@ class OpenFileJob(QRunnable):
         self._path, self._generation, self._relay = path, generation, relay
 
     def run(self) -> None:
-        inspection = inspect_file(self._path)  # never raises: problems are in .error
+        try:
+            inspection = inspect_file(self._path)  # problems with the file are in .error
+        except BaseException as error:  # noqa: BLE001 — a bug must not leave "opening…" forever
+            inspection = FileInspection(self._path)
+            inspection.error = f"Opening failed unexpectedly ({_one_line(error)})."
         self._relay.file_opened.emit(self._generation, self._path, inspection)
 
 
@@ -41,18 +55,32 @@ class StatisticsJob(QRunnable):
         self.cancelled = threading.Event()
 
     def run(self) -> None:
+        try:
+            self._summarize_all()
+        except FileChangedError as changed:  # cut short mid-run: say so, never crash
+            self._relay.statistics_failed.emit(self._generation, f"Statistics stopped: {changed}")
+        except BaseException as error:  # noqa: BLE001 — never an endless busy state
+            message = f"Statistics failed unexpectedly ({_one_line(error)})."
+            self._relay.statistics_failed.emit(self._generation, message)
+
+    def _summarize_all(self) -> None:
         entries = self._inspection.entries
         self._relay.statistics_progressed.emit(self._generation, 0, len(entries))
         for done, node in enumerate(entries, start=1):
             if self.cancelled.is_set():
                 self._relay.statistics_finished.emit(self._generation, True)
                 return
-            try:
-                summary = summarize(self._inspection.tensor_at(node.access))
-                head = heading(summary.shape, summary.dtype, summary.device)
-                text = summary.text().removeprefix(head).strip()  # the tree shows the shape
-            except Exception as error:  # noqa: BLE001 — e.g. the mapped file vanished
-                text = f"failed: {type(error).__name__}: {error}"
-            self._relay.statistic_computed.emit(self._generation, node.access, text)
+            self._relay.statistic_computed.emit(self._generation, node.access, self._text(node))
             self._relay.statistics_progressed.emit(self._generation, done, len(entries))
         self._relay.statistics_finished.emit(self._generation, False)
+
+    def _text(self, node) -> str:
+        if not node.tensor.plain:
+            return f"not available: {node.tensor.problem}"
+        tensor = self._inspection.tensor_at(node.access)  # a copy read with plain reads
+        try:
+            summary = summarize(tensor)
+        except Exception as error:  # noqa: BLE001 — one tensor torch cannot summarise
+            return f"failed: {_one_line(error)}"
+        head = heading(summary.shape, summary.dtype, summary.device)
+        return summary.text().removeprefix(head).strip()  # the tree shows the shape

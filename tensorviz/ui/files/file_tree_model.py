@@ -104,7 +104,8 @@ class FileTreeModel(QAbstractItemModel):
             return node
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             return self._text(node, column)
-        if role == Qt.ItemDataRole.BackgroundRole and node.tensor is not None:
+        plain_storage = node.tensor is not None and node.tensor.storage_id is not None
+        if role == Qt.ItemDataRole.BackgroundRole and plain_storage:
             group = self.inspection.storages[node.tensor.storage_id]
             if len(group.members) > 1:
                 return SHARED_BRUSH

@@ -28,14 +28,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorviz.core.tensor_file_text import explain_file_error, format_bytes, load_code
-from tensorviz.core.tensor_files import FileChangedError, FileInspection, Node
-from tensorviz.core.workspace import Provenance, Workspace, WorkspaceEntry, WorkspaceError
+from tensorviz.core.tensor_file_text import explain_file_error, format_bytes, workspace_entries
+from tensorviz.core.tensor_files import (
+    FileChangedError,
+    FileInspection,
+    Node,
+    tensor_nodes_below,
+)
+from tensorviz.core.workspace import Workspace, WorkspaceError
 from tensorviz.ui.error_panel import ErrorPanel
 from tensorviz.ui.files.file_details import FileDetails
 from tensorviz.ui.files.file_jobs import FileJobRelay, OpenFileJob, StatisticsJob
 from tensorviz.ui.files.file_tree_model import FileTreeModel
 from tensorviz.ui.files.save_dialog import SaveTensorsDialog
+from tensorviz.ui.files.values_loader import ValuesLoader
 from tensorviz.ui.workbench.value_view import ValueView
 
 HINT = (
@@ -68,6 +74,7 @@ class FilesPanel(QWidget):
         self._relay.statistics_progressed.connect(self._on_statistics_progressed)
         self._relay.statistic_computed.connect(self._on_statistic_computed)
         self._relay.statistics_finished.connect(self._on_statistics_finished)
+        self._relay.statistics_failed.connect(self._on_statistics_failed)
         self._build()
         self._update_actions()
 
@@ -120,6 +127,8 @@ class FilesPanel(QWidget):
         details_scroll.setWidget(self.details)
         details_scroll.setWidgetResizable(True)
         self.value_view = ValueView()
+        self.values_loader = ValuesLoader(self.value_view, self._pool, self)
+        self.values_loader.status_message.connect(self.status_message)
         self.tabs = QTabWidget()
         self.tabs.addTab(details_scroll, "Details")
         self.tabs.addTab(self.value_view, "Values")
@@ -199,7 +208,7 @@ class FilesPanel(QWidget):
         if inspection.error:
             item.setText(f"⚠ {name} — {'refused' if not inspection.safe else 'cannot open'}")
         else:
-            size = format_bytes(sum(g.nbytes for g in inspection.storages))
+            size = format_bytes(inspection.root.total_bytes)
             item.setText(f"{name} — {inspection.format_label}, {len(inspection.entries)} "
                          f"tensors, {size}")  # fmt: skip
         self.file_list.setCurrentItem(item)
@@ -277,17 +286,7 @@ class FilesPanel(QWidget):
         if self.tabs.currentWidget() is not self.value_view:
             return  # values (and their statistics) only on demand
         nodes = [n for n in self.selected_nodes() if n.tensor is not None]
-        inspection = self.model.inspection
-        if not nodes or inspection is None:
-            self.value_view.set_tensor(None)
-            return
-        try:
-            tensor = inspection.tensor_at(nodes[0].access)
-        except FileChangedError as changed:
-            self.value_view.set_tensor(None)
-            self.status_message.emit(str(changed))
-            return
-        self.value_view.set_tensor(tensor, nodes[0].name)
+        self.values_loader.show(nodes[0] if nodes else None, self.model.inspection)
 
     def _update_actions(self) -> None:
         tensors = self._tensor_nodes()
@@ -303,17 +302,7 @@ class FilesPanel(QWidget):
 
     def _tensor_nodes(self) -> list[Node]:
         """The selected tensors, or every tensor below a selected container."""
-        found: list[Node] = []
-
-        def walk(node: Node) -> None:
-            if node.tensor is not None and node not in found:
-                found.append(node)
-            for child in node.children:
-                walk(child)
-
-        for node in self.selected_nodes():
-            walk(node)
-        return found
+        return tensor_nodes_below(self.selected_nodes())
 
     # --- actions ------------------------------------------------------------------------------
 
@@ -324,27 +313,20 @@ class FilesPanel(QWidget):
         if inspection is None or not nodes:
             return []
         try:  # copies in memory: the workspace must not depend on the file staying as it is
-            tensors = inspection.tensors_in_memory([node.access for node in nodes])
+            entries, skipped = workspace_entries(self.workspace, inspection, nodes)
         except FileChangedError as changed:
             self.status_message.emit(str(changed))
             return []
-        entries, used = [], set()
-        for node, tensor in zip(nodes, tensors, strict=True):
-            words = "_".join(map(str, node.access)) or Path(inspection.path).stem
-            name = self.workspace.suggest_name(words)
-            base, n = name, 1
-            while name in used:
-                n += 1
-                name = self.workspace.suggest_name(f"{base}_{n}")
-            used.add(name)
-            provenance = Provenance("load", load_code(inspection, node.access))
-            entries.append(WorkspaceEntry(name, tensor, provenance))
+        if not entries:
+            self.status_message.emit(skipped)
+            return []
         try:
             names = self.workspace.add(entries, f"load {len(entries)} tensor(s) from a file")
         except WorkspaceError as error:
             self.status_message.emit(str(error))
             return []
-        self.status_message.emit(f"Sent {', '.join(names)} to the workspace")
+        sent = f"Sent {', '.join(names)} to the workspace"
+        self.status_message.emit(f"{sent}. {skipped}" if skipped else sent)
         self.tensors_sent.emit(names)
         return names
 
@@ -404,6 +386,11 @@ class FilesPanel(QWidget):
         self._update_actions()
         self.statistics_finished.emit(cancelled)
 
+    def _on_statistics_failed(self, generation: int, message: str) -> None:
+        if generation == self._statistics_generation:
+            self.status_message.emit(message)
+            self._on_statistics_finished(generation, True)
+
     def is_busy(self) -> bool:
         return bool(self._pending) or self._pool.activeThreadCount() > 0
 
@@ -412,6 +399,7 @@ class FilesPanel(QWidget):
         self._open_generation += 1
         self._pending.clear()
         self._stop_statistics()
+        self.values_loader.drop()
         self._pool.clear()
         self._pool.waitForDone()
         self.value_view.shutdown()
