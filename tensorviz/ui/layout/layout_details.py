@@ -6,7 +6,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
+from tensorviz.core.strides import Layout
 from tensorviz.ui.error_panel import ErrorPanel
+from tensorviz.ui.layout import layout_texts
 from tensorviz.ui.layout.walk_controls import WalkControls
 
 
@@ -37,7 +39,7 @@ class LayoutDetails(QWidget):
         self.walk = WalkControls()
         self.write_button = QPushButton("Try in-place write")
         self.write_button.setToolTip(
-            "Runs name.add_(1) on a copy of the storage with the same strides, so you see "
+            "Runs name.add_(1) on a stand-in storage with the same strides, so you see "
             "torch's real answer and the workspace stays as it is"
         )
         self.error_panel = ErrorPanel()
@@ -55,3 +57,19 @@ class LayoutDetails(QWidget):
         column.addWidget(self.walk)
         column.addWidget(self.walk_text)
         column.addStretch(1)
+
+    def show_tensor(self, name: str, tensor, member, sharers) -> None:
+        """The texts for a newly shown tensor (None when the workspace is empty); `member` is
+        its StripMember, `sharers` the other members reading its storage."""
+        self.walk_text.setText(layout_texts.WALK_PROMPT)
+        if tensor is None:
+            self.layout_text.setText("The workspace is empty: create a tensor first.")
+            self.formula.setText("")
+            self.cell.setText("")
+            return
+        byte_stride = member.byte_stride if member else ()
+        self.layout_text.setText(
+            layout_texts.layout_html(name, Layout.of(tensor), byte_stride, sharers)
+        )
+        self.formula.setText("Hover over an element of the grid.")
+        self.cell.setText("Click a storage cell (or an element) to see who reads it.")

@@ -1,8 +1,11 @@
 """The Memory layout area: pick a workspace tensor and see its logical grid beside the storage
 strips it reads, linked both ways; contiguity, stride 0, walk mode and the broadcasting explainer.
 
-Everything computed comes from core (strides, storage_sharing, write_probe, broadcasting); this
-panel wires gestures to those calls and hands the answers to the views."""
+Everything computed comes from core (strides, storage_reads, storage_sharing, write_probe,
+broadcasting); this panel wires gestures to those calls and hands the answers to the views. Nothing
+here is proportional to the tensor: the slice is an affine map, readers are solved from the
+strides, and read counts that need a full pass arrive from a worker (stale ones are dropped by
+generation)."""
 
 from __future__ import annotations
 
@@ -22,16 +25,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorviz.core.storage_sharing import StorageGroup, StripMember, sharing_groups
-from tensorviz.core.strides import (
-    Layout,
-    cached_read_counts,
-    elements_reading,
-    slice_storage_indices,
-    storage_index_of,
-    stride_zero_dims,
-    walk_step,
+from tensorviz.core.storage_reads import (
+    StorageSlice,
+    readers_in_slice,
+    readers_of,
+    storage_slice,
 )
+from tensorviz.core.storage_sharing import StorageGroup, StripMember, sharing_groups
+from tensorviz.core.strides import Layout, storage_index_of, stride_zero_dims, walk_step
 from tensorviz.core.workspace import Workspace, WorkspaceEvent
 from tensorviz.core.write_probe import probe_in_place_write
 from tensorviz.ui.layout import layout_texts
@@ -39,10 +40,25 @@ from tensorviz.ui.layout.broadcast_explainer import BroadcastExplainer
 from tensorviz.ui.layout.layout_details import LayoutDetails
 from tensorviz.ui.layout.logical_grid import LogicalGridView
 from tensorviz.ui.layout.picture_export import export_picture
+from tensorviz.ui.layout.read_count_worker import ReadCounter
 from tensorviz.ui.layout.slice_controls import SliceControls
 from tensorviz.ui.layout.storage_strip import StorageStripView
 
 TRAIL = 10  # storage indices remembered by the walk
+
+
+def _scrolling(widget: QWidget, direction: Qt.Orientation) -> QScrollArea:
+    """A frameless scroll area around `widget` that scrolls only in `direction`."""
+    scroll = QScrollArea()
+    scroll.setWidget(widget)
+    scroll.setWidgetResizable(True)
+    scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+    off = Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+    if direction == Qt.Orientation.Vertical:
+        scroll.setHorizontalScrollBarPolicy(off)
+    else:
+        scroll.setVerticalScrollBarPolicy(off)
+    return scroll
 
 
 class LayoutPanel(QWidget):
@@ -59,6 +75,12 @@ class LayoutPanel(QWidget):
         self.selected_cell: int | None = None
         self.walk_trail: list[int] = []
         self.walk_index: tuple[int, ...] | None = None
+        self.readers = np.zeros((0, 0), dtype=np.int64)  # of the selected cell (first few)
+        self.readers_total = 0
+        self._generation = 0  # counts computed for an older picture are dropped
+        self._reads: dict = {}  # member name → StorageReads of the strips
+        self.read_counter = ReadCounter(self)
+        self.read_counter.counts_computed.connect(self._on_counts_computed)
         self._stale = False  # the workspace changed while the panel was hidden
         self._build()
         self._unsubscribe = workspace.subscribe(self._on_workspace_changed)
@@ -99,20 +121,12 @@ class LayoutPanel(QWidget):
         self.grid_caption = QLabel()
         self.grid_caption.setObjectName("hint")
         self.grid_caption.setWordWrap(True)
-        strip_scroll = QScrollArea()
-        strip_scroll.setWidget(self.strips)
-        strip_scroll.setWidgetResizable(True)
-        strip_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        strip_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        strip_scroll = _scrolling(self.strips, Qt.Orientation.Vertical)
         grid_box = QWidget()
         grid_layout = QVBoxLayout(grid_box)
         grid_layout.setContentsMargins(0, 0, 0, 0)
         # Many dims must not widen the window: the slice controls scroll sideways when short.
-        controls_scroll = QScrollArea()
-        controls_scroll.setWidget(self.slice_controls)
-        controls_scroll.setWidgetResizable(True)
-        controls_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        controls_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        controls_scroll = _scrolling(self.slice_controls, Qt.Orientation.Horizontal)
         bar_height = controls_scroll.horizontalScrollBar().sizeHint().height()
         row_height = max(
             self.slice_controls.sizeHint().height(), QSpinBox().sizeHint().height() + 8
@@ -131,12 +145,8 @@ class LayoutPanel(QWidget):
         self.details = LayoutDetails()
         self.details.write_button.clicked.connect(self._on_write_clicked)
         self.details.walk.position_changed.connect(self._on_walk_changed)
-        details_scroll = QScrollArea()
-        details_scroll.setWidget(self.details)
-        details_scroll.setWidgetResizable(True)
-        details_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        details_scroll = _scrolling(self.details, Qt.Orientation.Vertical)
         details_scroll.setMinimumWidth(220)
-        details_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         body = QSplitter(Qt.Orientation.Horizontal)
         body.addWidget(picture)
         body.addWidget(details_scroll)
@@ -192,54 +202,39 @@ class LayoutPanel(QWidget):
         groups = sharing_groups(self.workspace)
         mine = next((g for g in groups if self.name in g.names), None)
         ordered = ([mine] if mine else []) + [g for g in groups if g is not mine]
-        counts = {m.name: cached_read_counts(m.layout, g.cells) for g in ordered for m in g.members}
+        self._generation += 1
+        self._reads = self.read_counter.reads_for(ordered, self._generation)
         if mine is None or (self.selected_cell or 0) >= mine.cells:
             self.selected_cell = None
         self.group = mine
         self.member = next((m for m in mine.members if m.name == self.name), None) if mine else None
-        self.strips.set_groups(ordered, counts, self.name)
+        self._solve_readers()
+        self.strips.set_groups(ordered, self._reads, self.name)
         tensor = self.workspace.tensor(self.name) if self.name else None
         shape = tuple(tensor.shape) if tensor is not None else ()
         self.slice_controls.set_shape(shape)
         self.details.walk.set_length(tensor.numel() if tensor is not None else 0)
         self.walk_trail, self.walk_index = [], None
-        self.details.walk_text.setText("Step or Play to read the elements in logical order.")
         zero = tensor is not None and bool(stride_zero_dims(Layout.of(tensor)))
         self.details.write_button.setEnabled(zero)
-        self._refresh_layout_text(tensor)
+        self.summary.setText(layout_texts.summary_text(tensor) if tensor is not None else "")
+        sharers = [m for m in self.group.members if m.name != self.name] if self.group else ()
+        self.details.show_tensor(self.name, tensor, self.member, sharers)
         self._on_slice_changed()
-
-    def _refresh_layout_text(self, tensor) -> None:
-        if tensor is None:
-            self.details.layout_text.setText("The workspace is empty: create a tensor first.")
-            self.details.formula.setText("")
-            self.details.cell.setText("")
-            self.summary.setText("")
-            return
-        self.summary.setText(layout_texts.summary_text(tensor))
-        self.details.layout_text.setText(
-            layout_texts.layout_html(
-                self.name,
-                Layout.of(tensor),
-                self.member.byte_stride if self.member else (),
-                [m for m in self.group.members if m.name != self.name] if self.group else (),
-            )
-        )
-        self.details.formula.setText("Hover over an element of the grid.")
-        self.details.cell.setText("Click a storage cell (or an element) to see who reads it.")
 
     # --- the 2-D slice ---------------------------------------------------------------------------
 
     def _on_slice_changed(self) -> None:
         controls = self.slice_controls
         if self.member is None:
-            self.grid.set_slice(np.zeros((0, 0), dtype=np.int64), None, 1, "", "")
-            self._update_highlights()
+            self.grid.set_slice(StorageSlice(0, 0), None, 1, "", "")
+            self._update_highlights(readers_moved=True)
             return
         tensor = self.workspace.tensor(self.name)
-        indices = slice_storage_indices(self.member.layout, controls.fixed())
-        values = tensor.detach()[self.slice_controls.index_tuple()]
-        values = values.reshape(1, -1) if values.dim() < 2 else values
+        indices = storage_slice(self.member.layout, controls.fixed())
+        values = tensor.detach()[self.slice_controls.index_tuple()]  # a view: read where drawn
+        while values.dim() < 2:
+            values = values.unsqueeze(0)
         if controls.row_dim is not None and controls.row_dim > controls.col_dim:
             indices, values = indices.T, values.T
         row_label = controls.dim_label(controls.row_dim) if controls.row_dim is not None else ""
@@ -247,7 +242,7 @@ class LayoutPanel(QWidget):
             indices, values, self.group.cells, row_label, controls.dim_label(controls.col_dim)
         )
         self.grid_caption.setText(layout_texts.caption(self.name, controls.fixed()))
-        self._update_highlights()
+        self._update_highlights(readers_moved=True)
 
     # --- linking ---------------------------------------------------------------------------------
 
@@ -288,36 +283,41 @@ class LayoutPanel(QWidget):
         """Select a storage cell: every element reading it lights up in the grid."""
         self._ensure_fresh()
         self.selected_cell = cell
+        self._solve_readers()
         if cell is not None and self.member is not None:
-            readers = elements_reading(self.member.layout, cell)
             self.details.cell.setText(
-                layout_texts.readers_html(self.name, cell, readers, len(readers))
+                layout_texts.readers_html(self.name, cell, self.readers, self.readers_total)
             )
-        self._update_highlights()
+        self._update_highlights(readers_moved=True)
+
+    def _solve_readers(self) -> None:
+        """Who reads the selected cell, from the strides (the first READERS_LIMIT, and the
+        exact total): never an index array of the tensor's size."""
+        if self.selected_cell is None or self.member is None:
+            self.readers, self.readers_total = np.zeros((0, 0), dtype=np.int64), 0
+        else:
+            self.readers, self.readers_total = readers_of(self.member.layout, self.selected_cell)
 
     def selected_readers(self) -> list[tuple[int, ...]]:
-        if self.selected_cell is None or self.member is None:
-            return []
-        return [
-            tuple(int(i) for i in r)
-            for r in elements_reading(self.member.layout, self.selected_cell)
-        ]
+        """The logical indices reading the selected cell (the first READERS_LIMIT of them)."""
+        return [tuple(r) for r in self.readers.tolist()]
 
-    def _update_highlights(self) -> None:
+    def _update_highlights(self, readers_moved: bool = False) -> None:
         hovered = (
             self.slice_controls.grid_position(self.hovered_index) if self.hovered_index else None
         )
-        readers = [
-            p
-            for p in map(self.slice_controls.grid_position, self.selected_readers())
-            if p is not None
-        ]
+        controls = self.slice_controls
+        readers = (
+            readers_in_slice(self.readers, controls.fixed(), controls.row_dim, controls.col_dim)
+            if readers_moved
+            else None
+        )
         walk = (
             self.slice_controls.grid_position(self.walk_index)
             if self.walk_index is not None
             else None
         )
-        self.grid.set_highlights(hovered, readers, walk)
+        self.grid.set_highlights(hovered, readers, walk, self.selected_cell)
         lit = []
         if self.hovered_index is not None and self.member is not None:
             lit = [storage_index_of(self.member.layout, self.hovered_index)]
@@ -332,7 +332,7 @@ class LayoutPanel(QWidget):
     def _on_walk_changed(self, position: int) -> None:
         if position < 0 or self.member is None:
             self.walk_trail, self.walk_index = [], None
-            self.details.walk_text.setText("Step or Play to read the elements in logical order.")
+            self.details.walk_text.setText(layout_texts.WALK_PROMPT)
             self._update_highlights()
             return
         tensor = self.workspace.tensor(self.name)
@@ -402,7 +402,13 @@ class LayoutPanel(QWidget):
             self._stale = False
             self._recompute()
 
+    def _on_counts_computed(self, generation: int, name: str, counts) -> None:
+        if generation == self._generation and name in self._reads:
+            self._reads[name].counts = counts
+            self.strips.counts_arrived()
+
     def shutdown(self) -> None:
+        self.read_counter.stop()
         self.details.walk.stop()
         self._unsubscribe()
         self.broadcasting.close_subscription()

@@ -18,6 +18,7 @@ from tensorviz.core.strides import (
 
 MONO = "font-family:'DejaVu Sans Mono',monospace"
 READERS_LISTED = 12
+WALK_PROMPT = "Step or Play to read the elements in logical order."
 
 
 def index_text(name: str, index) -> str:

@@ -1,7 +1,9 @@
 """The logical grid: a 2-D slice of the tensor, each cell coloured by the storage cell it reads.
 
 Paints only the visible cells; when cells shrink below a few pixels the slice is drawn as one
-image sampled per pixel (level of detail), so a million elements cost what the screen costs.
+image sampled per pixel (level of detail), so a million elements cost what the screen costs. The
+storage indices are core's StorageSlice (an affine map, never an array of the slice's size), the
+values a view of the tensor read only where drawn, and the axes label only every n-th index.
 Wheel zooms about the cursor, dragging pans, double-click fits the whole slice again."""
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QImage, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from tensorviz.core.storage_reads import StorageSlice
+from tensorviz.ui.layout.axis_labels import compact, label_step, labelled
 from tensorviz.ui.layout.palette import (
     GRID_LINE,
     HOVER,
@@ -27,8 +31,10 @@ from tensorviz.ui.layout.palette import (
 )
 
 IMAGE_BELOW = 14  # cells smaller than this many pixels are drawn as one sampled image
+BAND = 64  # pixels: an image-drawn slice is never thinner than this (unless the area is)
 TEXT_FROM = 28  # cells at least this big show their value
 MARGIN_LEFT, MARGIN_TOP, MARGIN = 58, 40, 8
+READERS_DRAWN = 4_000  # outlines drawn at most (more would cover the visible cells anyway)
 
 
 class LogicalGridView(QWidget):
@@ -41,15 +47,18 @@ class LogicalGridView(QWidget):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMinimumSize(220, 160)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.indices = np.zeros((0, 0), dtype=np.int64)
+        self.indices = StorageSlice(0, 0)
         self.values = None  # a 2-D tensor (the slice itself), read only for visible cells
         self.cells = 1
         self.row_label = self.col_label = ""
         self.hovered: tuple[int, int] | None = None
         self.readers: list[tuple[int, int]] = []
+        self._readers = np.zeros((0, 2), dtype=np.int64)
         self.walk: tuple[int, int] | None = None
         self.window = ZoomWindow()
-        self._image_cache: tuple[tuple, QImage] | None = None
+        self.selected_cell: int | None = None  # the storage cell whose readers are lit
+        self._image_cache: tuple[tuple, QImage, np.ndarray] | None = None
+        self._mask_cache: tuple[tuple, QImage] | None = None
         self._press: QPointF | None = None  # where a left press began (click or drag-to-pan)
         self._dragging = False
 
@@ -58,7 +67,7 @@ class LogicalGridView(QWidget):
 
     # --- model -----------------------------------------------------------------------------------
 
-    def set_slice(self, indices: np.ndarray, values, cells: int, row_label: str, col_label: str):
+    def set_slice(self, indices: StorageSlice, values, cells: int, row_label: str, col_label: str):
         if indices.shape != self.indices.shape:
             self.window.reset()
         self.indices, self.values, self.cells = indices, values, max(cells, 1)
@@ -66,8 +75,15 @@ class LogicalGridView(QWidget):
         self.hovered, self._image_cache = None, None
         self.update()
 
-    def set_highlights(self, hovered=None, readers=(), walk=None) -> None:
-        self.hovered, self.readers, self.walk = hovered, list(readers), walk
+    def set_highlights(self, hovered=None, readers=None, walk=None, selected_cell=None) -> None:
+        """readers: grid cells (row, col) lit as readers of storage cell `selected_cell` (the
+        first few thousand; the sampled picture lights the rest), or None to keep the ones set
+        before (hovering does not change them)."""
+        self.hovered, self.walk = hovered, walk
+        if readers is not None:
+            self.selected_cell = selected_cell
+            self.readers = list(readers)
+            self._readers = np.array(self.readers, dtype=np.int64).reshape(-1, 2)
         self.update()
 
     @property
@@ -89,32 +105,46 @@ class LogicalGridView(QWidget):
         )
 
     def cell_size(self) -> float:
+        """The smaller side of a cell in pixels: it chooses the level of detail."""
+        return min(self.cell_extent())
+
+    def cell_extent(self) -> tuple[float, float]:
+        """(width, height) of a cell in pixels. Square, except when the cells are drawn as an
+        image and the slice would be thinner than BAND pixels (a 1-D tensor of millions):
+        that side is stretched to a readable band instead of a hairline."""
         area = self._area()
         w = self.window
         shown_cols = max((w.x1 - w.x0) * self.cols, 1e-9)
         shown_rows = max((w.y1 - w.y0) * self.rows, 1e-9)
-        return max(min(area.width() / shown_cols, area.height() / shown_rows), 1e-6)
+        size = max(min(area.width() / shown_cols, area.height() / shown_rows), 1e-6)
+        if size >= IMAGE_BELOW:
+            return size, size
+        width = max(size, min(area.width(), BAND) / shown_cols)
+        height = max(size, min(area.height(), BAND) / shown_rows)
+        return width, height
 
     def _first(self) -> tuple[float, float]:
         return self.window.y0 * self.rows, self.window.x0 * self.cols
 
     def cell_rect(self, row: int, col: int) -> QRectF:
-        size, (r0, c0), area = self.cell_size(), self._first(), self._area()
-        return QRectF(area.left() + (col - c0) * size, area.top() + (row - r0) * size, size, size)
+        (width, height), (r0, c0), area = self.cell_extent(), self._first(), self._area()
+        return QRectF(
+            area.left() + (col - c0) * width, area.top() + (row - r0) * height, width, height
+        )
 
     def cell_at(self, point: QPointF) -> tuple[int, int] | None:
         if not self.rows or not self.cols:
             return None
-        size, (r0, c0), area = self.cell_size(), self._first(), self._area()
-        col = math.floor(c0 + (point.x() - area.left()) / size)
-        row = math.floor(r0 + (point.y() - area.top()) / size)
+        (width, height), (r0, c0), area = self.cell_extent(), self._first(), self._area()
+        col = math.floor(c0 + (point.x() - area.left()) / width)
+        row = math.floor(r0 + (point.y() - area.top()) / height)
         inside = area.contains(point) and 0 <= row < self.rows and 0 <= col < self.cols
         return (row, col) if inside else None
 
     def _visible(self) -> tuple[range, range]:
-        size, (r0, c0), area = self.cell_size(), self._first(), self._area()
-        rows = range(max(math.floor(r0), 0), min(math.ceil(r0 + area.height() / size), self.rows))
-        cols = range(max(math.floor(c0), 0), min(math.ceil(c0 + area.width() / size), self.cols))
+        (width, height), (r0, c0), area = self.cell_extent(), self._first(), self._area()
+        rows = range(max(math.floor(r0), 0), min(math.ceil(r0 + area.height() / height), self.rows))
+        cols = range(max(math.floor(c0), 0), min(math.ceil(c0 + area.width() / width), self.cols))
         return rows, cols
 
     # --- painting --------------------------------------------------------------------------------
@@ -141,21 +171,42 @@ class LogicalGridView(QWidget):
         self._paint_axes(painter)
 
     def _paint_image(self, painter: QPainter) -> None:
-        size, (r0, c0), area = self.cell_size(), self._first(), self._area()
-        width = max(min(int(area.width()), math.ceil((self.cols - c0) * size)), 1)
-        height = max(min(int(area.height()), math.ceil((self.rows - r0) * size)), 1)
-        key = (width, height, size, r0, c0, id(self.indices), self.cells)
+        (cell_w, cell_h), (r0, c0), area = self.cell_extent(), self._first(), self._area()
+        width = max(min(int(area.width()), math.ceil((self.cols - c0) * cell_w)), 1)
+        height = max(min(int(area.height()), math.ceil((self.rows - r0) * cell_h)), 1)
+        key = (width, height, cell_w, cell_h, r0, c0, self.indices, self.cells)
         if self._image_cache is None or self._image_cache[0] != key:
             cols = np.clip(
-                (c0 + (np.arange(width) + 0.5) / size).astype(np.int64), 0, self.cols - 1
+                (c0 + (np.arange(width) + 0.5) / cell_w).astype(np.int64), 0, self.cols - 1
             )
             rows = np.clip(
-                (r0 + (np.arange(height) + 0.5) / size).astype(np.int64), 0, self.rows - 1
+                (r0 + (np.arange(height) + 0.5) / cell_h).astype(np.int64), 0, self.rows - 1
             )
-            rgb = np.ascontiguousarray(storage_rgb(self.indices[np.ix_(rows, cols)], self.cells))
+            sampled = self.indices.block(rows, cols)  # one storage index per pixel
+            rgb = np.ascontiguousarray(storage_rgb(sampled, self.cells))
             image = QImage(rgb.data, width, height, 3 * width, QImage.Format.Format_RGB888).copy()
-            self._image_cache = (key, image)
+            self._image_cache = (key, image, sampled)
         painter.drawImage(QPointF(area.left(), area.top()), self._image_cache[1])
+        if self.selected_cell is not None:
+            painter.drawImage(QPointF(area.left(), area.top()), self._readers_mask())
+
+    def _readers_mask(self) -> QImage:
+        """The sampled pixels that read the selected cell, tinted: a stride-0 cell read by
+        millions of elements lights as a whole band, at the cost of the pixels."""
+        key = (self._image_cache[0], self.selected_cell)
+        if self._mask_cache is None or self._mask_cache[0] != key:
+            sampled = self._image_cache[2]
+            rgba = np.zeros((*sampled.shape, 4), dtype=np.uint8)
+            rgba[sampled == self.selected_cell] = (
+                SELECTED.red(),
+                SELECTED.green(),
+                SELECTED.blue(),
+                110,
+            )
+            height, width = sampled.shape
+            image = QImage(rgba.data, width, height, 4 * width, QImage.Format.Format_RGBA8888)
+            self._mask_cache = (key, image.copy())
+        return self._mask_cache[1]
 
     def _paint_cells(self, painter: QPainter) -> None:
         rows, cols = self._visible()
@@ -183,28 +234,43 @@ class LogicalGridView(QWidget):
         if self.values is None:
             return [
                 [f"@{i}" for i in row]
-                for row in self.indices[rows.start : rows.stop, cols.start : cols.stop]
+                for row in self.indices.block(np.array(rows), np.array(cols)).tolist()
             ]
         block = self.values[rows.start : rows.stop, cols.start : cols.stop]
         return [[_short(v) for v in row] for row in block.detach().cpu().tolist()]
 
+    def _outlines(self, cells) -> list[QRectF]:
+        """Outline rectangles of grid cells (an (n, 2) array of row, col), only those visible,
+        at least 8 px wide, and one per pixel position: thousands of stride-0 readers squeezed
+        into a few pixels cost a few rectangles."""
+        cells = np.asarray(cells, dtype=np.int64).reshape(-1, 2)
+        if not len(cells):
+            return []
+        rows, cols = self._visible()
+        r, c = cells[:, 0], cells[:, 1]
+        cells = cells[(r >= rows.start) & (r < rows.stop) & (c >= cols.start) & (c < cols.stop)]
+        (width, height), (r0, c0), area = self.cell_extent(), self._first(), self._area()
+        wide, high = max(width, 8.0), max(height, 8.0)
+        x = area.left() + (cells[:, 1] - c0) * width - (wide - width) / 2
+        y = area.top() + (cells[:, 0] - r0) * height - (high - height) / 2
+        spots = np.stack([x, y], axis=1)
+        if min(width, height) < 1:  # many cells per pixel: one outline per pixel position
+            spots = np.unique(np.round(spots), axis=0)
+        return [QRectF(px, py, wide, high) for px, py in spots[:READERS_DRAWN].tolist()]
+
     def _paint_highlights(self, painter: QPainter) -> None:
         painter.setBrush(Qt.BrushStyle.NoBrush)
         for cells, colour, width in (
-            (self.readers, SELECTED, 3),
+            (self._readers, SELECTED, 3),
             ([self.walk] if self.walk else [], WALK, 3),
             ([self.hovered] if self.hovered else [], HOVER, 2.5),
         ):
             painter.setPen(QPen(colour, width))
-            for r, c in cells:
-                rect = self.cell_rect(r, c)
-                if rect.width() < 8:
-                    grow = (8 - rect.width()) / 2
-                    rect = rect.adjusted(-grow, -grow, grow, grow)
+            for rect in self._outlines(cells):
                 painter.drawRect(rect)
 
     def _paint_axes(self, painter: QPainter) -> None:
-        area, size = self._area(), self.cell_size()
+        area, (width, height) = self._area(), self.cell_extent()
         rows, cols = self._visible()
         painter.setPen(INK)
         bold = QFont(self.font())
@@ -224,22 +290,22 @@ class LogicalGridView(QWidget):
         painter.restore()
         painter.setFont(self.font())
         painter.setPen(MUTED)
-        every = max(1, math.ceil(30 / size))
-        for c in cols:
-            if c % every == 0:
-                rect = self.cell_rect(0, c)
-                painter.drawText(
-                    QRectF(rect.left(), 20, max(size, 30), 16), Qt.AlignmentFlag.AlignLeft, str(c)
-                )
-        every = max(1, math.ceil(18 / size))
-        for r in rows:
-            if r % every == 0:
-                rect = self.cell_rect(r, 0)
-                painter.drawText(
-                    QRectF(18, rect.top(), MARGIN_LEFT - 22, max(size, 16)),
-                    Qt.AlignmentFlag.AlignRight,
-                    str(r),
-                )
+        metrics = painter.fontMetrics()
+        wide = metrics.horizontalAdvance(str(max(cols.stop - 1, 0))) + 10  # the widest label
+        for c in labelled(cols, label_step(max(30, wide) / width)):
+            rect = self.cell_rect(0, c)
+            painter.drawText(
+                QRectF(rect.left(), 20, max(width, wide), 16), Qt.AlignmentFlag.AlignLeft, str(c)
+            )
+        room = MARGIN_LEFT - 22
+        short = metrics.horizontalAdvance(str(max(rows.stop - 1, 0))) > room
+        for r in labelled(rows, label_step(18 / height)):
+            rect = self.cell_rect(r, 0)
+            painter.drawText(
+                QRectF(18, rect.top(), room, max(height, 16)),
+                Qt.AlignmentFlag.AlignRight,
+                compact(r) if short else str(r),
+            )
 
     # --- gestures --------------------------------------------------------------------------------
 
@@ -249,8 +315,8 @@ class LogicalGridView(QWidget):
             if self._dragging or abs(delta.x()) + abs(delta.y()) > 4:
                 self._dragging = True
                 self._press = event.position()
-                size = self.cell_size()
-                self.window.pan(-delta.x() / (size * self.cols), -delta.y() / (size * self.rows))
+                width, height = self.cell_extent()
+                self.window.pan(-delta.x() / (width * self.cols), -delta.y() / (height * self.rows))
                 self._image_cache = None
                 self.update()
                 return
@@ -306,8 +372,8 @@ class LogicalGridView(QWidget):
         self.update()
 
     def _cell_coordinates(self, point: QPointF) -> tuple[float, float]:
-        size, (r0, c0), area = self.cell_size(), self._first(), self._area()
-        return r0 + (point.y() - area.top()) / size, c0 + (point.x() - area.left()) / size
+        (width, height), (r0, c0), area = self.cell_extent(), self._first(), self._area()
+        return r0 + (point.y() - area.top()) / height, c0 + (point.x() - area.left()) / width
 
     def mouseDoubleClickEvent(self, event) -> None:
         self.window.reset()

@@ -3,7 +3,9 @@ tensor (or shared NumPy array) reading it, marked where it reads, in that reader
 
 The selected tensor's storage comes first and is the one linked to the grid. Cells narrower
 than a few pixels are binned per pixel column (a lane shows whether any cell in the bin is
-read), so a strip of millions of cells paints in constant time."""
+read), and lanes ask core's StorageReads only about the bins or cells drawn, so a strip of
+millions of cells paints in the time the screen costs. A lane whose counts are still being
+computed off the GUI thread is drawn hatched until they arrive."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from tensorviz.core.storage_reads import StorageReads
 from tensorviz.core.storage_sharing import StorageGroup
 from tensorviz.ui.layout.palette import (
     GRID_LINE,
@@ -33,6 +36,7 @@ from tensorviz.ui.layout.palette import (
 NAME_WIDTH, MARGIN, HEADER, LANE, GAP = 150, 10, 22, 13, 26
 CELL_ROW, OTHER_CELL_ROW = 30, 18
 CELLS_BELOW = 3.0  # narrower cells are binned per pixel column
+IMAGES_KEPT = 64  # binned rows remembered across zooms
 
 
 @dataclass
@@ -40,7 +44,7 @@ class StripRows:
     """Where one group's rows lie (y coordinates), for painting and hit-testing."""
 
     group: StorageGroup
-    counts: dict[str, np.ndarray]
+    reads: dict[str, StorageReads]
     top: float
     cells_top: float
     cells_height: float
@@ -70,23 +74,28 @@ class StorageStripView(QWidget):
         self.window = ZoomWindow()
         self._images: dict[tuple, QImage] = {}  # binned rows, kept while data and zoom stay
 
-    def set_groups(self, groups, counts: dict[str, np.ndarray], selected_name: str) -> None:
-        """groups: StorageGroups, the selected tensor's first; counts: reads per cell by member."""
+    def set_groups(self, groups, reads: dict[str, StorageReads], selected_name: str) -> None:
+        """groups: StorageGroups, the selected tensor's first; reads: read counts by member."""
         self.selected_name = selected_name
         names = [m.name for g in groups for m in g.members]
         self.colours = {name: member_colour(i) for i, name in enumerate(names)}
         self.rows, y = [], 4.0
         for position, group in enumerate(groups):
             cells_height = CELL_ROW if position == 0 else OTHER_CELL_ROW
-            group_counts = {m.name: counts[m.name] for m in group.members}
+            group_reads = {m.name: reads[m.name] for m in group.members}
             rows = StripRows(
-                group, group_counts, y, y + HEADER, cells_height, y + HEADER + cells_height + 4
+                group, group_reads, y, y + HEADER, cells_height, y + HEADER + cells_height + 4
             )
             self.rows.append(rows)
             y = rows.bottom + GAP
         self._images.clear()
         self.setMinimumHeight(int(y))
         self.updateGeometry()
+        self.update()
+
+    def counts_arrived(self) -> None:
+        """A member's StorageReads just learnt its counts: redraw its lanes."""
+        self._images.clear()
         self.update()
 
     def set_highlights(self, lit=(), selected_cell=None, walk_cell=None, walk_from=None) -> None:
@@ -177,7 +186,7 @@ class StorageStripView(QWidget):
                 Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight,
                 label,
             )
-            self._paint_lane(painter, rows.counts[member.name], cells, y, colour)
+            self._paint_lane(painter, rows.reads[member.name], cells, y, colour)
         painter.setFont(self.font())
 
     def _visible_cells(self, cells: int) -> range:
@@ -206,6 +215,8 @@ class StorageStripView(QWidget):
     def _cached(self, key: tuple, make) -> QImage:
         key = (*key, int(self._strip_width()), self.window.x0, self.window.x1)
         if key not in self._images:
+            if len(self._images) >= IMAGES_KEPT:
+                self._images.clear()
             self._images[key] = make()
         return self._images[key]
 
@@ -214,11 +225,15 @@ class StorageStripView(QWidget):
         rgb = np.ascontiguousarray(storage_rgb(bins, cells)[None, :, :])
         return QImage(rgb.data, len(bins), 1, 3 * len(bins), QImage.Format.Format_RGB888).copy()
 
-    def _lane_image(self, counts: np.ndarray, cells: int, colour: QColor) -> QImage:
-        read = np.maximum.reduceat(counts, self._bins(cells)) > 0  # any read in the bin
-        rgba = np.zeros((1, len(read), 4), dtype=np.uint8)
-        rgba[0, read] = (colour.red(), colour.green(), colour.blue(), 255)
-        image = QImage(rgba.data, len(read), 1, 4 * len(read), QImage.Format.Format_RGBA8888)
+    def _lane_image(self, reads: StorageReads, cells: int, colour: QColor) -> QImage:
+        bins = self._bins(cells)
+        read = reads.any_read(bins, min(math.ceil(self.window.x1 * cells), cells))
+        rgba = np.zeros((1, len(bins), 4), dtype=np.uint8)
+        if read is None:  # still counting: a light hatch, never a wrong answer
+            rgba[0, ::4] = (colour.red(), colour.green(), colour.blue(), 70)
+        else:
+            rgba[0, read] = (colour.red(), colour.green(), colour.blue(), 255)
+        image = QImage(rgba.data, len(bins), 1, 4 * len(bins), QImage.Format.Format_RGBA8888)
         return image.copy()
 
     def _bins(self, cells: int) -> np.ndarray:
@@ -227,19 +242,24 @@ class StorageStripView(QWidget):
         starts = self.window.x0 * cells + np.arange(pixels) / self._cell_width(cells)
         return np.clip(starts.astype(np.int64), 0, cells - 1)
 
-    def _paint_lane(self, painter, counts: np.ndarray, cells: int, y: float, colour) -> None:
+    def _paint_lane(self, painter, reads: StorageReads, cells: int, y: float, colour) -> None:
         width = self._cell_width(cells)
         painter.fillRect(QRectF(NAME_WIDTH, y, self._strip_width(), LANE), QColor("#f3f4f6"))
         if width < CELLS_BELOW:
-            key = ("lane", id(counts), colour.rgba())
-            image = self._cached(key, lambda: self._lane_image(counts, cells, colour))
+            key = ("lane", id(reads), reads.known, colour.rgba())
+            image = self._cached(key, lambda: self._lane_image(reads, cells, colour))
+            painter.drawImage(QRectF(NAME_WIDTH, y, image.width(), LANE), image)
+            return
+        visible = self._visible_cells(cells)
+        counts = reads.counts_at(np.arange(visible.start, visible.stop))
+        if counts is None:
+            image = self._lane_image(reads, cells, colour)
             painter.drawImage(QRectF(NAME_WIDTH, y, image.width(), LANE), image)
             return
         font = QFont(self.font())
         font.setPixelSize(10)
         painter.setFont(font)
-        for cell in self._visible_cells(cells):
-            count = int(counts[cell])
+        for cell, count in zip(visible, counts.tolist(), strict=True):
             if count:
                 rect = QRectF(self.cell_x(cells, cell) + 0.5, y, max(width - 1, 1), LANE)
                 painter.fillRect(rect, colour if count == 1 else colour.darker(140))
