@@ -4,7 +4,11 @@ graph area's graph, headless.
 A first argument that is an existing `.py` file is the user's script: it runs as `python
 SCRIPT.py` would (their own code, `__main__`, its folder on sys.path) and the graph is the one of
 its variable `--tensor NAME`. Anything else is a preset name. Prints the nodes and edges (input →
-consumer); `--backward` also prints the order torch visited the nodes and each leaf's .grad.
+consumer); `--json` prints {"nodes": [{"id", "kind": "backward"|"accumulate_grad"|"tensor"|"saved",
+"name", "shape", ...}], "edges": [{"source", "target", "output_nr"}]}: each saved tensor is a node
+of kind "saved" (name "_saved_self", ..., shape, dtype, freed) with an edge saved → the backward
+node that saved it whose output_nr is null (it is no output of a node). `--backward` also prints
+the order torch visited the nodes and each leaf's .grad.
 `-o` writes .dot (structure), .svg or .png (the app's own scene, painted offscreen), atomically.
 """
 

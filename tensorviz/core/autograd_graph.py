@@ -9,8 +9,9 @@ Edges point from input to consumer (the forward direction). One edge per (input,
 pair; `input_nrs` are the consumer's next_functions positions that read the input and
 `output_nrs` the matching outputs of the input node (split/chunk/unbind have several);
 `output_nr` is the first of them. `(None, 0)` entries — inputs that need no
-grad — are kept on the consumer as `cut_inputs`. Saved tensors are read defensively: after a
-backward without retain_graph they are freed and show as such, never raising.
+grad — are kept on the consumer as `cut_inputs`. Saved tensors are read on demand
+(`AutogradGraph.saved_of`) and defensively: after a backward without retain_graph they are freed
+and show as such, never raising.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 import torch
 
+from tensorviz.core.gc_pause import gc_paused
 from tensorviz.core.tensor_identity import dtype_name
 
 REWRITE_NODES = ("CopySlices", "AsStridedBackward0", "AsStridedBackward1")
@@ -66,8 +68,24 @@ class AutogradGraph:
             return []
         return [n for n, d in self.graph.nodes(data=True) if needle in d["label"].lower()]
 
+    def saved_of(self, node_id: str) -> tuple[SavedValue, ...]:
+        """The `_saved_*` values of a backward node, read now (so freed ones read as freed);
+        read on demand, not during the walk, since most nodes are never inspected."""
+        fn = self.functions.get(node_id)
+        if fn is None or type(fn).__name__ == "AccumulateGrad":
+            return ()
+        return saved_values(fn)
+
     def to_json(self) -> dict:
-        nodes = []
+        """Nodes (kind backward | accumulate_grad | tensor | saved) and edges input → consumer.
+
+        Each saved tensor (`_saved_self`, ...) is a node of its own, kind "saved", with id
+        "<backward id>:<attribute>", shape, dtype and `freed` (true after a backward without
+        retain_graph; shape and dtype are then null/""), and one edge saved → the backward node
+        that saved it, with output_nr null (a saved tensor is not an output of a node).
+        Non-tensor saved values (`_saved_exponent`, dims) stay on the backward node in
+        `saved_values` {attribute: text}."""
+        nodes, saved_nodes, saved_edges = [], [], []
         for node_id, data in self.graph.nodes(data=True):
             row = {
                 "id": node_id,
@@ -79,8 +97,26 @@ class AutogradGraph:
                 row["dtype"] = data["dtype"]
             if data.get("output_shapes"):
                 row["output_shapes"] = [list(shape) for shape in data["output_shapes"]]
-            if data.get("saved"):
-                row["saved"] = [s.describe() for s in data["saved"]]
+            values = {}
+            for saved in self.saved_of(node_id):
+                if saved.kind not in ("tensor", "freed"):
+                    values[saved.attribute] = saved.text
+                    continue
+                saved_id = f"{node_id}:{_SAVED_PREFIX}{saved.attribute}"
+                freed = saved.kind == "freed"
+                saved_nodes.append(
+                    {
+                        "id": saved_id,
+                        "kind": "saved",
+                        "name": _SAVED_PREFIX + saved.attribute,
+                        "shape": None if freed else list(saved.shape),
+                        "dtype": saved.dtype,
+                        "freed": freed,
+                    }
+                )
+                saved_edges.append({"source": saved_id, "target": node_id, "output_nr": None})
+            if values:
+                row["saved_values"] = values
             if data.get("cut_inputs"):
                 row["cut_inputs"] = list(data["cut_inputs"])
             nodes.append(row)
@@ -89,7 +125,7 @@ class AutogradGraph:
             for s, t, d in self.graph.edges(data=True)
             for nr in sorted(set(d["output_nrs"]))
         ]
-        return {"nodes": nodes, "edges": edges}
+        return {"nodes": nodes + saved_nodes, "edges": edges + saved_edges}
 
 
 def storage_key(tensor: torch.Tensor) -> tuple:
@@ -167,7 +203,6 @@ def _leaf_attributes(fn, names: LeafNames, serial: int) -> dict:
         "shape": tuple(leaf.shape),
         "dtype": dtype_name(leaf.dtype),
         "requires_grad": leaf.requires_grad,
-        "saved": (),
         "cut_inputs": (),
     }
 
@@ -190,7 +225,6 @@ def _backward_attributes(fn) -> dict:
         "dtype": "",
         "rewrite": op in REWRITE_NODES,
         "output_shapes": output_shapes(fn),
-        "saved": saved_values(fn),
         "cut_inputs": (),
     }
 
@@ -201,6 +235,11 @@ def extract_graph(
     root_names: Iterable[str] | None = None,
 ) -> AutogradGraph:
     """Walk every root's grad_fn (iteratively: a 20,000-node chain is fine) into a DiGraph."""
+    with gc_paused():
+        return _extract_graph(roots, names, root_names)
+
+
+def _extract_graph(roots, names, root_names) -> AutogradGraph:
     roots = [roots] if isinstance(roots, torch.Tensor) else list(roots)
     leaf_names = names if isinstance(names, LeafNames) else LeafNames(names)
     labels = list(root_names) if root_names is not None else []
@@ -208,6 +247,9 @@ def extract_graph(
     result = AutogradGraph(graph, [])
     pending: list = []
     leaf_serial = 0
+    # nodes and edges are collected in walk order and added to networkx in two bulk calls
+    node_rows: list[tuple[str, dict]] = []
+    edges: dict[tuple[str, str], dict] = {}
 
     def node_for(fn) -> str:
         nonlocal leaf_serial
@@ -219,34 +261,36 @@ def extract_graph(
         result.functions[node_id] = fn
         if type(fn).__name__ == "AccumulateGrad":
             leaf_serial += 1
-            graph.add_node(node_id, **_leaf_attributes(fn, leaf_names, leaf_serial))
+            node_rows.append((node_id, _leaf_attributes(fn, leaf_names, leaf_serial)))
         else:
-            graph.add_node(node_id, **_backward_attributes(fn))
-        pending.append(fn)
+            node_rows.append((node_id, _backward_attributes(fn)))
+        pending.append((fn, node_rows[-1][1]))
         return node_id
 
     for position, root in enumerate(roots):
         root_id = f"root{position}"
         label = labels[position] if position < len(labels) else leaf_names.name_of(root)
-        graph.add_node(
-            root_id,
-            kind="tensor",
-            label=label or f"root {position}",
-            op="tensor",
-            shape=tuple(root.shape),
-            dtype=dtype_name(root.dtype),
-            is_view=root._base is not None,
-            saved=(),
-            cut_inputs=(),
+        node_rows.append(
+            (
+                root_id,
+                {
+                    "kind": "tensor",
+                    "label": label or f"root {position}",
+                    "op": "tensor",
+                    "shape": tuple(root.shape),
+                    "dtype": dtype_name(root.dtype),
+                    "is_view": root._base is not None,
+                    "cut_inputs": (),
+                },
+            )
         )
         result.roots.append(root_id)
         if root.grad_fn is not None:
             nr = root.output_nr
-            graph.add_edge(
-                node_for(root.grad_fn), root_id, output_nr=nr, input_nrs=(0,), output_nrs=(nr,)
-            )
+            source = node_for(root.grad_fn)
+            edges[(source, root_id)] = {"output_nr": nr, "input_nrs": (0,), "output_nrs": (nr,)}
     while pending:
-        fn = pending.pop()
+        fn, attributes = pending.pop()
         consumer = result.node_of_fn[id(fn)]
         cut = []
         for input_nr, (next_fn, output_nr) in enumerate(fn.next_functions):
@@ -254,19 +298,19 @@ def extract_graph(
                 cut.append(input_nr)
                 continue
             source = node_for(next_fn)
-            if graph.has_edge(source, consumer):
-                edge = graph.edges[source, consumer]
+            edge = edges.get((source, consumer))
+            if edge is not None:
                 edge["input_nrs"] = (*edge["input_nrs"], input_nr)
                 edge["output_nrs"] = (*edge["output_nrs"], output_nr)
             else:
-                graph.add_edge(
-                    source,
-                    consumer,
-                    output_nr=output_nr,
-                    input_nrs=(input_nr,),
-                    output_nrs=(output_nr,),
-                )
-        graph.nodes[consumer]["cut_inputs"] = tuple(cut)
+                edges[(source, consumer)] = {
+                    "output_nr": output_nr,
+                    "input_nrs": (input_nr,),
+                    "output_nrs": (output_nr,),
+                }
+        attributes["cut_inputs"] = tuple(cut)
+    graph.add_nodes_from(node_rows)
+    graph.add_edges_from((source, target, data) for (source, target), data in edges.items())
     return result
 
 

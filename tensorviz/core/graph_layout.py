@@ -4,7 +4,7 @@
    one small stub above each consumer instead of one node with edges across the whole picture;
 2. ranks: each node sits one layer above its deepest consumer, so leaves sit right above the
    operation that reads them and the root tensor is at the bottom; long edges get dummy points;
-3. order: barycentre sweeps down and up reduce edge crossings; the best order seen is kept;
+3. order: barycentre sweeps and adjacent swaps reduce edge crossings (layer_ordering.py);
 4. coordinates: each node is pulled toward its neighbours, then pushed apart to its width.
 Deterministic: ties break on the graph's node order, never on hashes or ids.
 """
@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from tensorviz.core.gc_pause import gc_paused
+from tensorviz.core.layer_ordering import Ordering, reduce_crossings
+
 HUB_MIN_USES = 4
 LAYER_GAP = 74.0
 NODE_HEIGHT = 34.0
@@ -22,7 +25,7 @@ NODE_GAP = 18.0
 DUMMY_WIDTH = 6.0
 CHAR_WIDTH = 7.0
 PORT_GAP = 14.0
-SWEEPS = 8
+HUGE_GRAPH = 10_000  # nodes and bend points: past this, fewer sweeps (ordering and x)
 
 
 @dataclass(frozen=True)
@@ -76,133 +79,62 @@ def node_detail(data: dict) -> str:
     return _shape_text(shape) if shape is not None else ""
 
 
-def split_hubs(graph: nx.DiGraph, min_uses: int = HUB_MIN_USES):
-    """A copy of `graph` where each source read by ≥ min_uses consumers becomes one stub per use.
+@dataclass
+class _WorkGraph:
+    """The graph as laid out: hubs split into stubs; plain lists, in the graph's order."""
 
-    Returns (layout graph, stub key → original node, hub → stub keys)."""
-    layout_graph = nx.DiGraph()
-    owner: dict[str, str] = {}
-    stubs_of: dict[str, list[str]] = {}
+    nodes: list[str]
+    data: dict[str, dict]  # node → the graph's attribute dict (shared, not copied)
+    edges: list[tuple[str, str, dict]]  # (source, target, edge attributes)
+    owner: dict[str, str]  # layout key → the graph node it shows
+    stubs_of: dict[str, list[str]]  # hub → its stub keys
+
+
+def split_hubs(graph: nx.DiGraph, min_uses: int = HUB_MIN_USES) -> _WorkGraph:
+    """`graph` where each source read by ≥ min_uses consumers becomes one stub per use."""
+    work, stub_edges = _WorkGraph([], {}, [], {}, {}), []
+    successors, predecessors = graph._succ, graph._pred  # adjacency dicts: no view objects
     for node, data in graph.nodes(data=True):
-        if graph.in_degree(node) == 0 and graph.out_degree(node) >= min_uses:
-            stubs_of[node] = []
-            for k in range(graph.out_degree(node)):
-                key = f"{node}@{k}"
-                stubs_of[node].append(key)
-                owner[key] = node
-                layout_graph.add_node(key, **data)
+        if not predecessors[node] and len(successors[node]) >= min_uses:
+            keys = work.stubs_of[node] = [f"{node}@{k}" for k in range(len(successors[node]))]
+            for key, (consumer, edge) in zip(keys, successors[node].items(), strict=True):
+                work.owner[key] = node
+                work.data[key] = data
+                work.nodes.append(key)
+                stub_edges.append((key, consumer, edge))
         else:
-            owner[node] = node
-            layout_graph.add_node(node, **data)
-    for source, target, data in graph.edges(data=True):
-        if source in stubs_of:
-            continue
-        layout_graph.add_edge(source, target, **data)
-    for hub, keys in stubs_of.items():
-        for key, consumer in zip(keys, graph.successors(hub), strict=True):
-            layout_graph.add_edge(key, consumer, **graph.edges[hub, consumer])
-    return layout_graph, owner, stubs_of
+            work.owner[node] = node
+            work.data[node] = data
+            work.nodes.append(node)
+    for source, targets in successors.items():
+        if source not in work.stubs_of:
+            work.edges.extend((source, target, edge) for target, edge in targets.items())
+    work.edges += stub_edges
+    return work
 
 
-def assign_layers(graph: nx.DiGraph) -> dict[str, int]:
+def assign_layers(nodes: list[str], edges) -> dict[str, int]:
     """Layer 0 at the top; every edge goes down; each node right above its deepest consumer."""
+    consumers: dict[str, list[str]] = {node: [] for node in nodes}
+    readers: dict[str, list[str]] = {node: [] for node in nodes}
+    for edge in edges:
+        consumers[edge[0]].append(edge[1])
+        readers[edge[1]].append(edge[0])
+    waiting = {node: len(below) for node, below in consumers.items()}  # consumers not placed
     height: dict[str, int] = {}
-    for node in reversed(list(nx.topological_sort(graph))):
-        successors = [height[s] for s in graph.successors(node)]
-        height[node] = 1 + max(successors) if successors else 0
+    ready = [node for node in nodes if not consumers[node]]
+    while ready:
+        node = ready.pop()
+        below = consumers[node]
+        height[node] = 1 + max([height[c] for c in below]) if below else 0
+        for source in readers[node]:
+            waiting[source] -= 1
+            if not waiting[source]:
+                ready.append(source)
+    if len(height) != len(nodes):
+        raise nx.NetworkXUnfeasible("the graph has a cycle")
     top = max(height.values(), default=0)
-    return {node: top - h for node, h in height.items()}
-
-
-def _inversions(sequence: list[int]) -> int:
-    """Pairs i < j with sequence[i] > sequence[j] (merge sort, O(n log n))."""
-    n = len(sequence)
-    if n < 2 or all(sequence[i] <= sequence[i + 1] for i in range(n - 1)):
-        return 0
-    if n <= 16:
-        return sum(1 for i in range(n) for j in range(i + 1, n) if sequence[i] > sequence[j])
-    work, count, width = list(sequence), 0, 1
-    while width < n:
-        merged = []
-        for lo in range(0, n, 2 * width):
-            left, right = work[lo : lo + width], work[lo + width : lo + 2 * width]
-            i = j = 0
-            while i < len(left) and j < len(right):
-                if left[i] <= right[j]:
-                    merged.append(left[i])
-                    i += 1
-                else:
-                    merged.append(right[j])
-                    count += len(left) - i
-                    j += 1
-            merged.extend(left[i:])
-            merged.extend(right[j:])
-        work, width = merged, width * 2
-    return count
-
-
-def _edges_by_layer(layers, edges) -> list[list[tuple[str, str]]]:
-    layer_of = {node: k for k, layer in enumerate(layers) for node in layer}
-    grouped: list[list[tuple[str, str]]] = [[] for _ in layers]
-    for source, target in edges:
-        grouped[layer_of[source]].append((source, target))
-    return grouped
-
-
-def _crossings(layers, grouped) -> int:
-    total = 0
-    for k, pairs in enumerate(grouped):
-        if len(pairs) < 2:
-            continue
-        upper = {node: i for i, node in enumerate(layers[k])}
-        lower = {node: i for i, node in enumerate(layers[k + 1])}
-        ordered = sorted((upper[s], lower[t]) for s, t in pairs)
-        total += _inversions([position for _, position in ordered])
-    return total
-
-
-def count_crossings(layers: list[list[str]], edges: list[tuple[str, str]]) -> int:
-    """Straight-segment crossings between consecutive layers (edges join adjacent layers)."""
-    return _crossings(layers, _edges_by_layer(layers, edges))
-
-
-def _sweep(layers, neighbours, downward: bool) -> None:
-    indices = range(1, len(layers)) if downward else range(len(layers) - 2, -1, -1)
-    for k in indices:
-        if len(layers[k]) < 2:
-            continue
-        fixed = {node: i for i, node in enumerate(layers[k - 1 if downward else k + 1])}
-        keyed = []
-        for i, node in enumerate(layers[k]):
-            near = [fixed[m] for m in neighbours[node] if m in fixed]
-            keyed.append((sum(near) / len(near) if near else float(i), i, node))
-        keyed.sort()
-        layers[k] = [node for _, _, node in keyed]
-
-
-def order_layers(
-    layers: list[list[str]], edges: list[tuple[str, str]], sweeps: int = SWEEPS
-) -> tuple[list[list[str]], int]:
-    """Barycentre sweeps; returns the best ordering seen (never worse than the input). Stops
-    after two sweeps without improvement."""
-    neighbours: dict[str, list[str]] = {node: [] for layer in layers for node in layer}
-    for source, target in edges:
-        neighbours[source].append(target)
-        neighbours[target].append(source)
-    grouped = _edges_by_layer(layers, edges)
-    current = [list(layer) for layer in layers]
-    best, best_crossings = [list(layer) for layer in current], _crossings(current, grouped)
-    stale = 0
-    for sweep in range(sweeps):
-        if best_crossings == 0 or stale == 2:
-            break
-        _sweep(current, neighbours, downward=sweep % 2 == 0)
-        crossings = _crossings(current, grouped)
-        if crossings < best_crossings:
-            best, best_crossings, stale = [list(layer) for layer in current], crossings, 0
-        else:
-            stale += 1
-    return best, best_crossings
+    return {node: top - height[node] for node in nodes}
 
 
 def _place_layer(layer, desired, widths) -> list[float]:
@@ -224,27 +156,31 @@ def _median(values: list[float]) -> float:
     return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
 
 
-def _assign_x(layers, edges, widths) -> dict[str, float]:
-    x: dict[str, float] = {}
-    for layer in layers:
+def _assign_x(order: Ordering, widths: list[float], sweeps: int = 4) -> list[float]:
+    """x of every node (by index): packed left, then each layer in turn pulled to the median of
+    its neighbours above (downward sweeps) or below (upward), keeping the order and the gaps."""
+    x = [0.0] * len(order.names)
+    for layer in order.layers:
         cursor = 0.0
         for node in layer:
             x[node] = cursor + widths[node] / 2
             cursor += widths[node] + NODE_GAP
-    above: dict[str, list[str]] = {node: [] for node in x}
-    below: dict[str, list[str]] = {node: [] for node in x}
-    for source, target in edges:
-        below[source].append(target)
-        above[target].append(source)
-    for sweep in range(4):
+    for sweep in range(sweeps):
         downward = sweep % 2 == 0
-        order = layers if downward else list(reversed(layers))
-        for layer in order:
-            neighbours = above if downward else below
+        neighbours = order.up if downward else order.down
+        for layer in order.layers if downward else reversed(order.layers):
             desired = []
             for node in layer:
-                near = sorted(x[m] for m in neighbours[node])
-                desired.append(_median(near) if near else x[node])
+                near = neighbours[node]
+                if len(near) == 1:
+                    desired.append(x[near[0]])
+                elif near:
+                    desired.append(_median(sorted([x[m] for m in near])))
+                else:
+                    desired.append(x[node])
+            if len(layer) == 1:
+                x[layer[0]] = desired[0]
+                continue
             for node, value in zip(layer, _place_layer(layer, desired, widths), strict=True):
                 x[node] = value
     return x
@@ -268,10 +204,16 @@ def _port_offsets(chains, x, widths):
         incoming.setdefault(target, []).append((x[chain[-1] if chain else source], source))
     starts, ends = {}, {}
     for source, items in outgoing.items():
+        if len(items) == 1:
+            starts[(source, items[0][1])] = 0.0
+            continue
         items.sort()
         for offset, (_, target) in zip(_spread(len(items), widths[source]), items, strict=True):
             starts[(source, target)] = offset
     for target, items in incoming.items():
+        if len(items) == 1:
+            ends[(items[0][1], target)] = 0.0
+            continue
         items.sort()
         for offset, (_, source) in zip(_spread(len(items), widths[target]), items, strict=True):
             ends[(source, target)] = offset
@@ -280,23 +222,36 @@ def _port_offsets(chains, x, widths):
 
 def layout_graph(graph: nx.DiGraph, hub_min_uses: int = HUB_MIN_USES) -> GraphLayout:
     """Lay out an AutogradGraph.graph (node attrs: label, optional shape) top to bottom."""
+    with gc_paused():
+        return _layout_graph(graph, hub_min_uses)
+
+
+def _layout_graph(graph: nx.DiGraph, hub_min_uses: int) -> GraphLayout:
     if graph.number_of_nodes() == 0:
         return GraphLayout({}, [], [], 0.0, 0.0)
-    work, owner, stubs_of = split_hubs(graph, hub_min_uses)
-    layer_of = assign_layers(work)
-    widths: dict[str, float] = {}
-    for node, data in work.nodes(data=True):
-        room = "grad = -0.0000" if data["kind"] == "accumulate_grad" else ""  # for its .grad
-        widths[node] = node_width(data["label"], max(node_detail(data), room, key=len))
-    layers: list[list[str]] = [[] for _ in range(max(layer_of.values()) + 1)]
+    work = split_hubs(graph, hub_min_uses)
+    owner, stubs_of = work.owner, work.stubs_of
+    layer_of = assign_layers(work.nodes, work.edges)
+    widths: dict = {}
+    width_of_data: dict[int, float] = {}  # a hub's stubs share one attribute dict
+    for node, data in work.data.items():
+        width = width_of_data.get(id(data))
+        if width is None:
+            room = "grad = -0.0000" if data["kind"] == "accumulate_grad" else ""  # its .grad
+            width = node_width(data["label"], max(node_detail(data), room, key=len))
+            width_of_data[id(data)] = width
+        widths[node] = width
+    layers: list[list] = [[] for _ in range(max(layer_of.values()) + 1)]
     for node in work.nodes:  # graph order: the deterministic starting order
         layers[layer_of[node]].append(node)
-    chains: dict[tuple[str, str], list[str]] = {}
-    short_edges: list[tuple[str, str]] = []
-    for source, target in work.edges:
+    chains: dict[tuple[str, str], list[tuple[str, str, int]]] = {}
+    output_nrs_of = {}
+    short_edges: list[tuple] = []
+    for source, target, edge in work.edges:
+        output_nrs_of[(source, target)] = tuple(sorted(set(edge.get("output_nrs", (0,)))))
         previous, chain = source, []
         for k in range(layer_of[source] + 1, layer_of[target]):
-            dummy = f"~{source}>{target}:{k}"
+            dummy = (source, target, k)  # a bend point of a long edge: a tuple, never a node id
             widths[dummy] = DUMMY_WIDTH
             layers[k].append(dummy)
             chain.append(dummy)
@@ -304,32 +259,32 @@ def layout_graph(graph: nx.DiGraph, hub_min_uses: int = HUB_MIN_USES) -> GraphLa
             previous = dummy
         short_edges.append((previous, target))
         chains[(source, target)] = chain
-    layers, crossings = order_layers(layers, short_edges)
-    x = _assign_x(layers, short_edges, widths)
-    left = min(x[n] - widths[n] / 2 for n in x)
-    y_of = {k: k * LAYER_GAP + NODE_HEIGHT / 2 for k in range(len(layers))}
+    order = Ordering(layers, short_edges)
+    huge = len(order.names) > HUGE_GRAPH
+    sweeps_without_gain = 1 if huge else 2
+    crossings = reduce_crossings(order, stale_limit=sweeps_without_gain)
+    x_list = _assign_x(order, [widths[n] for n in order.names], 2 if huge else 4)
+    left = min(x - widths[n] / 2 for n, x in zip(order.names, x_list, strict=True))
+    x = {n: value - left for n, value in zip(order.names, x_list, strict=True)}
+    y_of = [k * LAYER_GAP + NODE_HEIGHT / 2 for k in range(len(layers))]
     nodes = {}
     for node in work.nodes:
-        nodes[node] = PlacedNode(
-            node,
-            owner[node],
-            x[node] - left,
-            y_of[layer_of[node]],
-            widths[node],
-            NODE_HEIGHT,
-            stub=owner[node] != node,
-        )
+        stub = owner[node] != node
+        placed = PlacedNode(node, owner[node], x[node], y_of[layer_of[node]], widths[node],
+                            NODE_HEIGHT, stub)  # fmt: skip
+        nodes[node] = placed
     starts, ends = _port_offsets(chains, x, widths)
     edges = []
+    half = NODE_HEIGHT / 2
     for (source, target), chain in chains.items():
-        start_x = x[source] + starts[(source, target)] - left
-        points = [(start_x, y_of[layer_of[source]] + NODE_HEIGHT / 2)]
-        points += [(x[d] - left, y_of[int(d.rsplit(":", 1)[1])]) for d in chain]
-        end_x = x[target] + ends[(source, target)] - left
-        points.append((end_x, y_of[layer_of[target]] - NODE_HEIGHT / 2))
-        output_nrs = tuple(sorted(set(work.edges[source, target].get("output_nrs", (0,)))))
-        edges.append(EdgeRoute(owner[source], target, tuple(points), output_nrs))
+        points = [(x[source] + starts[(source, target)], y_of[layer_of[source]] + half)]
+        points += [(x[d], y_of[d[2]]) for d in chain]
+        points.append((x[target] + ends[(source, target)], y_of[layer_of[target]] - half))
+        edges.append(
+            EdgeRoute(owner[source], target, tuple(points), output_nrs_of[(source, target)])
+        )
     width = max(p.x + p.width / 2 for p in nodes.values())
     height = len(layers) * LAYER_GAP - (LAYER_GAP - NODE_HEIGHT)
-    visible = [[n for n in layer if not n.startswith("~")] for layer in layers]
+    names = order.names
+    visible = [[names[i] for i in layer if isinstance(names[i], str)] for layer in order.layers]
     return GraphLayout(nodes, edges, visible, width, height, crossings, stubs_of)

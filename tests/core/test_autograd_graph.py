@@ -100,7 +100,7 @@ def test_saved_tensors_are_identified_by_storage():
     y = x.exp()
     graph = extract_graph(y, {"x": x})
     exp_node = next(n for n in graph.functions if graph.graph.nodes[n]["op"] == "ExpBackward0")
-    (saved,) = graph.graph.nodes[exp_node]["saved"]
+    (saved,) = graph.saved_of(exp_node)
     assert saved.attribute == "result" and saved.kind == "tensor"
     assert saved.storage_key == storage_key(y)  # the same memory as y itself
     assert saved.shape == tuple(y.shape) and saved.dtype == "float32"
@@ -110,7 +110,7 @@ def test_non_tensor_saved_values_are_kept():
     built = PRESETS["square"].build()
     graph = built.extract()
     pow_node = next(n for n in graph.functions if graph.graph.nodes[n]["op"] == "PowBackward0")
-    saved = {s.attribute: s for s in graph.graph.nodes[pow_node]["saved"]}
+    saved = {s.attribute: s for s in graph.saved_of(pow_node)}
     assert saved["exponent"].text == repr(built.root.grad_fn.next_functions[0][0]._saved_exponent)
     assert saved["self"].storage_key == storage_key(built.named["x"])
 
@@ -138,7 +138,7 @@ def test_freed_saved_tensors_read_as_freed_never_raise():
     built.root.backward()
     graph = built.extract()  # after backward without retain_graph
     pow_node = next(n for n in graph.functions if graph.graph.nodes[n]["op"] == "PowBackward0")
-    saved = {s.attribute: s for s in graph.graph.nodes[pow_node]["saved"]}
+    saved = {s.attribute: s for s in graph.saved_of(pow_node)}
     assert saved["self"].kind == "freed"
     with pytest.raises(RuntimeError):
         built.root.grad_fn.next_functions[0][0]._saved_self  # noqa: B018 — torch does raise
@@ -166,9 +166,17 @@ def test_reasons_for_a_missing_grad_fn():
 
 def test_json_has_the_documented_shape():
     data = PRESETS["square"].build().extract().to_json()
-    assert {n["kind"] for n in data["nodes"]} == {"tensor", "backward", "accumulate_grad"}
+    kinds = {"tensor", "backward", "accumulate_grad", "saved"}
+    assert {n["kind"] for n in data["nodes"]} == kinds
     assert all({"id", "kind", "name", "shape"} <= set(n) for n in data["nodes"])
     assert all(set(e) == {"source", "target", "output_nr"} for e in data["edges"])
+    ids = {n["id"] for n in data["nodes"]}
+    assert all(e["source"] in ids and e["target"] in ids for e in data["edges"])
+    # x**2 saves x in PowBackward0 (and keeps the exponent 2 as a value)
+    pow_row = next(n for n in data["nodes"] if n["name"] == "PowBackward0")
+    assert pow_row["saved_values"] == {"exponent": "2"}
+    saved_edge = {"source": f"{pow_row['id']}:_saved_self", "target": pow_row["id"]}
+    assert {**saved_edge, "output_nr": None} in data["edges"]
 
 
 def test_dot_text_names_every_node_and_edge():

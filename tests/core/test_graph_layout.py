@@ -9,7 +9,8 @@ import torch
 
 from tensorviz.core.autograd_graph import extract_graph
 from tensorviz.core.autograd_presets import PRESETS
-from tensorviz.core.graph_layout import NODE_GAP, count_crossings, layout_graph, order_layers
+from tensorviz.core.graph_layout import NODE_GAP, layout_graph
+from tensorviz.core.layer_ordering import count_crossings, order_layers
 
 
 def shared_weight_rnn(steps: int = 12):
@@ -108,3 +109,10 @@ def test_a_long_chain_lays_out_without_recursion():
         graph.nodes[node].update(kind="backward", label="MulBackward0")
     layout = layout_graph(graph)
     assert len(layout.layers) == 20_000 and layout.crossings == 0
+
+
+def test_reported_crossings_are_the_crossings_of_the_order_returned():
+    for seed in range(60):  # wider and deeper: many swaps, whose removed crossings are summed
+        layers, edges = random_layered_dag(seed, layers_count=8, width=10)
+        ordered, crossings = order_layers(layers, edges)
+        assert crossings == count_crossings(ordered, edges) == brute_force_crossings(ordered, edges)

@@ -5,6 +5,7 @@ import sys
 from collections import Counter
 
 import pytest
+import torch
 
 from tensorviz.app import main
 from tensorviz.core.autograd_presets import PRESETS
@@ -85,19 +86,79 @@ def reference_walk(root):
 
 
 def test_script_json_equals_an_independent_walk(capsys, script):
-    import torch
-
     assert main(["graph", str(script), "--tensor", "y", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     x = torch.tensor(2.0, requires_grad=True)
     nodes, edges = reference_walk(x**2 + 3 * x)
     by_id = {n["id"]: n["name"] for n in data["nodes"]}
-    assert Counter((n["kind"], n["name"]) for n in data["nodes"]) == nodes
+    graph_nodes = [n for n in data["nodes"] if n["kind"] != "saved"]
+    assert Counter((n["kind"], n["name"]) for n in graph_nodes) == nodes
     assert {"id", "kind", "name", "shape"} <= set(data["nodes"][0])
+    graph_edges = [e for e in data["edges"] if e["output_nr"] is not None]
     assert (
-        Counter((by_id[e["source"]], by_id[e["target"]], e["output_nr"]) for e in data["edges"])
+        Counter((by_id[e["source"]], by_id[e["target"]], e["output_nr"]) for e in graph_edges)
         == edges
     )
+
+
+def reference_saved(root):
+    """Independent of tensorviz: (backward node name, "_saved_*" name, shape, dtype) of every
+    saved tensor, read from torch's own attributes."""
+    found, seen, stack = Counter(), {root.grad_fn}, [root.grad_fn]
+    while stack:
+        fn = stack.pop()
+        for attribute in dir(fn):
+            if attribute.startswith("_saved_"):
+                value = getattr(fn, attribute)
+                if isinstance(value, torch.Tensor):
+                    shape, dtype = list(value.shape), str(value.dtype).removeprefix("torch.")
+                    found[(type(fn).__name__, attribute, tuple(shape), dtype)] += 1
+        for next_fn, _ in fn.next_functions:
+            if next_fn is not None and next_fn not in seen:
+                seen.add(next_fn)
+                stack.append(next_fn)
+    return found
+
+
+def saved_rows(data):
+    """(consumer name, saved name, shape, dtype) of each saved node, following its edge."""
+    by_id = {n["id"]: n for n in data["nodes"]}
+    rows = Counter()
+    for edge in data["edges"]:
+        saved = by_id[edge["source"]]
+        if saved["kind"] == "saved":
+            assert edge["output_nr"] is None and by_id[edge["target"]]["kind"] == "backward"
+            consumer = by_id[edge["target"]]["name"]
+            rows[(consumer, saved["name"], tuple(saved["shape"]), saved["dtype"])] += 1
+    return rows
+
+
+def test_script_json_lists_saved_tensors_as_nodes(capsys, tmp_path):
+    path = tmp_path / "mlp.py"
+    path.write_text(
+        "import torch\ntorch.manual_seed(0)\nnet = torch.nn.Sequential(torch.nn.Linear(3, 4), "
+        "torch.nn.Tanh(), torch.nn.Linear(4, 1))\nloss = net(torch.randn(5, 3)).pow(2).mean()\n"
+    )
+    assert main(["graph", str(path), "--tensor", "loss", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))
+    expected = reference_saved(net(torch.randn(5, 3)).pow(2).mean())
+    assert expected and saved_rows(data) == expected
+    saved = [n for n in data["nodes"] if n["kind"] == "saved"]
+    assert all(n["freed"] is False and n["name"].startswith("_saved_") for n in saved)
+    assert all("saved" not in n for n in data["nodes"] if n["kind"] == "backward")
+
+
+def test_saved_tensors_read_as_freed_after_backward(capsys, tmp_path):
+    path = tmp_path / "freed.py"
+    path.write_text(
+        "import torch\nx = torch.tensor(2.0, requires_grad=True)\ny = x.exp() * x\ny.backward()\n"
+    )
+    assert main(["graph", str(path), "--tensor", "y", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    saved = [n for n in data["nodes"] if n["kind"] == "saved"]
+    assert saved and all(n["freed"] is True and n["shape"] is None for n in saved)
 
 
 def test_script_runs_as_main_with_argv_and_path_restored(capsys, tmp_path):

@@ -23,6 +23,11 @@ def _render(scene: QGraphicsScene, painter: QPainter, size: QSize) -> None:
     scene.render(painter, target, scene.sceneRect())
 
 
+def png_scale(rect: QRectF) -> float:
+    """The scale a PNG export paints the scene at (at most MAX_PNG_SIDE pixels a side)."""
+    return min(2.0, MAX_PNG_SIDE / max(rect.width(), rect.height(), 1.0))
+
+
 def export_graph(scene: QGraphicsScene, graph, path: str | os.PathLike) -> Path:
     """Write `path` by its suffix: .png, .svg (the scene) or .dot (graph structure)."""
     target = Path(path)
@@ -30,7 +35,7 @@ def export_graph(scene: QGraphicsScene, graph, path: str | os.PathLike) -> Path:
     if suffix not in SUFFIXES:
         raise ValueError(f"Export as .png, .svg or .dot, not '{target.suffix or 'no suffix'}'.")
     rect = scene.sceneRect()
-    scale = min(2.0, MAX_PNG_SIDE / max(rect.width(), rect.height(), 1.0))
+    scale = png_scale(rect)
     size = QSize(int(rect.width() * scale), int(rect.height() * scale))
 
     def write(temporary: str) -> None:

@@ -39,7 +39,8 @@ from tensorviz.ui.graph.graph_details import (
     no_graph_text,
     node_details,
 )
-from tensorviz.ui.graph.graph_export import ask_export_path, export_graph
+from tensorviz.ui.graph.graph_export import ask_export_path, export_graph, png_scale
+from tensorviz.ui.graph.graph_overview import DETAIL_ZOOM
 from tensorviz.ui.graph.graph_view import GraphView
 from tensorviz.ui.graph.layout_worker import LARGE_GRAPH_NODES, LayoutWorker
 from tensorviz.ui.graph.step_painting import paint_step
@@ -60,6 +61,7 @@ class GraphPanel(QWidget):
         self.passes = 0
         self.selected = ""
         self.matches: list[str] = []  # shown node ids
+        self._zeroed = False  # the last step painting showed grads just zeroed
         self.shown = nx.DiGraph()  # the graph drawn: the full one or modules collapsed
         self.shown_as: dict[str, str] = {}  # node of the full graph → node drawn for it
         self.generation = 0  # bumped per graph shown; stale layouts are dropped
@@ -112,6 +114,7 @@ class GraphPanel(QWidget):
 
         self.view = GraphView()
         self.view.node_clicked.connect(self.select_node)
+        self.view.items_created.connect(self._on_items_created)
         self.details = QTextBrowser()
         self.group_modules = QCheckBox("group by nn.Module")
         self.group_modules.setToolTip("Collapse each child module of the model into one node")
@@ -184,8 +187,7 @@ class GraphPanel(QWidget):
         self.generation += 1
         self.built = self.graph = self.layout_result = self.stepper = None
         self.group_modules.setEnabled(False)
-        self.view.scene().clear()
-        self.view.node_items, self.view.edge_items = {}, {}
+        self.view.clear()
         self.details.setHtml(text)
         self._update_step_controls()
 
@@ -202,8 +204,7 @@ class GraphPanel(QWidget):
         if count < LARGE_GRAPH_NODES:
             self._on_layout_finished(self.generation, layout_graph(self.shown))
             return
-        self.view.scene().clear()
-        self.view.node_items, self.view.edge_items = {}, {}
+        self.view.clear()
         self.details.setHtml(f"<p>Laying out {count} nodes…</p>")
         self._update_step_controls()
         self.status_message.emit(f"Laying out {count} nodes…")
@@ -260,6 +261,14 @@ class GraphPanel(QWidget):
         self.details.setHtml(
             node_details(self.graph, node, visit, seen, record is not None, self.built.root)
         )
+
+    def _on_items_created(self, nodes: list, edges: list) -> None:
+        """Items the view just built for the bands in view get the state the others show."""
+        matches = set(self.matches)
+        for item in nodes:
+            item.set_state(selected_node=item.node == self.selected, match=item.node in matches)
+        if self.graph is not None and (self.stepper is not None or self._zeroed):
+            self._apply_step(self._zeroed, (nodes, edges))
 
     def _on_search_changed(self, text: str) -> None:
         for node in self.matches:
@@ -327,10 +336,13 @@ class GraphPanel(QWidget):
         self._apply_step(zeroed=True)
         self.status_message.emit("Every leaf's .grad is now zero")
 
-    def _apply_step(self, zeroed: bool = False) -> None:
+    def _apply_step(self, zeroed: bool = False, items=None) -> None:
+        self._zeroed = zeroed
         seen = self.stepper.seen() if self.stepper else []
         current = self.stepper.current() if self.stepper else None
-        paint_step(self.view, self.graph, seen, current, zeroed, self.shown, self.shown_as)
+        paint_step(self.view, self.graph, seen, current, zeroed, self.shown, self.shown_as, items)
+        if items is not None:
+            return
         if current is not None:
             self.select_node(self.shown_as[current.node])
         self._update_step_controls()
@@ -345,6 +357,9 @@ class GraphPanel(QWidget):
     def export_to(self, path: str) -> bool:
         if self.graph is None or self.layout_result is None:
             return False
+        small_png = png_scale(self.view.scene().sceneRect()) < DETAIL_ZOOM
+        if not (path.lower().endswith(".png") and small_png):  # else the overview paints it all
+            self.view.build_all_items()
         try:
             written = export_graph(self.view.scene(), self.shown, path)
         except (OSError, ValueError) as error:

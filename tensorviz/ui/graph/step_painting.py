@@ -26,16 +26,19 @@ def paint_step(
     zeroed: bool = False,
     shown: nx.DiGraph | None = None,
     shown_as: dict[str, str] | None = None,
+    items: tuple[list, list] | None = None,
 ) -> None:
     """`seen`: the visits stepped through so far; `zeroed`: leaves' grads were just zeroed.
-    `shown`/`shown_as`: the graph drawn when modules are collapsed, and where each node went."""
+    `shown`/`shown_as`: the graph drawn when modules are collapsed, and where each node went.
+    `items`: (node items, edge items) to paint, when not all the view has built."""
     shown = graph.graph if shown is None else shown
     shown_as = shown_as or {n: n for n in graph.graph}
     visited = {shown_as[v.node] for v in seen}
     current_node = shown_as[current.node] if current is not None else None
-    for node, items in view.node_items.items():
+    node_items = view.node_items.items() if items is None else [(i.node, [i]) for i in items[0]]
+    for node, built in node_items:
         data = shown.nodes[node]
-        for item in items:
+        for item in built:
             item.set_state(visited=node in visited, current=node == current_node)
             if data["kind"] == "accumulate_grad":
                 grad_text = "" if zeroed else leaf_grad_text(seen, node)
@@ -45,7 +48,9 @@ def paint_step(
     gradients = {}
     for (source, target), grad in edge_gradients(graph, seen).items():
         gradients[(shown_as[source], shown_as[target])] = grad
-    for (source, target), item in view.edge_items.items():
+    edge_items = view.edge_items.values() if items is None else items[1]
+    for item in edge_items:
+        source, target = item.route.source, item.route.target
         grad = gradients.get((source, target))
         active = current_node == target and grad is not None
         item.set_gradient(f"∂ {grad.short_text()}" if grad else "", active)

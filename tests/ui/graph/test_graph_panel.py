@@ -139,10 +139,47 @@ def test_a_big_graph_is_laid_out_off_the_gui_thread(panel, workspace, qtbot):
     with qtbot.waitSignal(panel.graph_shown, timeout=20_000):
         panel.show_tensor("total")
         assert panel.layout_result is None and not panel.bar.backward_button.isEnabled()
-    assert len(panel.view.node_items) == 603 and panel.bar.backward_button.isEnabled()
+    assert len(panel.layout_result.nodes) == 603 and panel.bar.backward_button.isEnabled()
     panel.run_backward()
     panel.run_to_end()
     assert x.grad.tolist() == [1.0, 1.0]
+
+
+def test_a_big_graph_builds_items_only_for_what_is_in_view(panel, workspace, qtbot):
+    x, total = long_chain(600)
+    workspace.add_tensor("x", x, Provenance("ones", "torch.ones(2, requires_grad=True)"))
+    workspace.add_tensor("total", total, Provenance("mul", "chain"))
+    with qtbot.waitSignal(panel.graph_shown, timeout=20_000):
+        panel.show_tensor("total")
+    assert panel.view.node_items == {}  # fitted, far zoomed out: the overview paints it all
+    panel.run_backward()
+    panel.run_to_end()
+    panel.search.setText("x")  # the leaf, at the top of the chain
+    leaf = next(n for n in panel.graph.nodes_of_kind("accumulate_grad"))
+    assert panel.matches == [leaf]
+    panel.focus_next_match()
+    built = len(panel.view.node_items)
+    assert 0 < built < 603
+    (item,) = panel.view.items_of(leaf)  # built late, it shows the state the panel holds
+    assert item.match and item.selected_node and item.detail.startswith("grad = ")
+    panel.view.fit()
+    point = panel.view.mapFromScene(panel.view.node_position(leaf))
+    with qtbot.waitSignal(panel.view.node_clicked) as clicked:
+        panel.view.click_at(point)  # a click on the overview still finds the node
+    assert clicked.args == [leaf]
+
+
+def test_exporting_a_big_graph(panel, workspace, qtbot, tmp_path):
+    x, total = long_chain(600)
+    workspace.add_tensor("total", total, Provenance("mul", "chain"))
+    with qtbot.waitSignal(panel.graph_shown, timeout=20_000):
+        panel.show_tensor("total")
+    assert panel.export_to(str(tmp_path / "big.png"))  # small scale: the overview paints it
+    assert (tmp_path / "big.png").read_bytes().startswith(b"\x89PNG")
+    assert len(panel.view.node_items) < 603
+    assert panel.export_to(str(tmp_path / "big.svg"))  # full size: every item is built
+    assert len(panel.view.node_items) == 603
+    assert b"MulBackward0" in (tmp_path / "big.svg").read_bytes()
 
 
 def test_a_stale_big_layout_is_dropped(panel, workspace, qtbot):
