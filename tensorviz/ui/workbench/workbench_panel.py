@@ -7,11 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QGridLayout,
     QInputDialog,
-    QLabel,
-    QListView,
-    QPushButton,
     QScrollArea,
     QSplitter,
     QTabWidget,
@@ -34,9 +30,9 @@ from tensorviz.core.workspace import Workspace, WorkspaceError, WorkspaceEvent
 from tensorviz.ui.error_panel import ErrorPanel
 from tensorviz.ui.workbench.action_forms import CreateForm, OperateForm
 from tensorviz.ui.workbench.background_action import BackgroundAction
-from tensorviz.ui.workbench.history_list import HistoryList
 from tensorviz.ui.workbench.identity_card import IdentityCard
 from tensorviz.ui.workbench.value_view import ValueView
+from tensorviz.ui.workbench.workspace_column import WorkspaceColumn
 from tensorviz.ui.workbench.workspace_list import WorkspaceListModel
 
 
@@ -69,32 +65,10 @@ class WorkbenchPanel(QWidget):
     # --- layout ----------------------------------------------------------------------------------
 
     def _build_layout(self) -> None:
-        self.list_view = QListView()
-        self.list_view.setModel(self.list_model)
-        self.list_view.setObjectName("workspaceList")
-        self.list_view.setUniformItemSizes(True)
-        self.rename_button = QPushButton("Rename")
-        self.duplicate_button = QPushButton("Duplicate")
-        self.delete_button = QPushButton("Delete")
-        self.undo_button = QPushButton("Undo")
-        buttons = QGridLayout()
-        buttons.addWidget(self.rename_button, 0, 0)
-        buttons.addWidget(self.duplicate_button, 0, 1)
-        buttons.addWidget(self.delete_button, 1, 0)
-        buttons.addWidget(self.undo_button, 1, 1)
-        title = QLabel("Workspace")
-        title.setObjectName("sectionTitle")
-        hint = QLabel("Colour marks a storage: same colour, same memory.")
-        hint.setObjectName("hint")
-        hint.setWordWrap(True)
-        left = QWidget()
-        left_layout = QVBoxLayout(left)
-        left_layout.addWidget(title)
-        left_layout.addWidget(self.list_view, 1)
-        left_layout.addWidget(hint)
-        self.history = HistoryList()
-        left_layout.addWidget(self.history)
-        left_layout.addLayout(buttons)
+        left = WorkspaceColumn(self.list_model)
+        self.list_view, self.history = left.list_view, left.history
+        self.rename_button, self.duplicate_button = left.rename_button, left.duplicate_button
+        self.delete_button, self.undo_button = left.delete_button, left.undo_button
 
         self.tabs = QTabWidget()
         self.tabs.addTab(self.operate_form, "Apply operation")
