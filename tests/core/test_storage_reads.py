@@ -4,7 +4,7 @@ own count of which storage element every logical element reads."""
 import numpy as np
 import torch
 from hypothesis import given, settings
-from hypothesis import strategies as st
+from strided_views import sliced_views, strided_tensors
 
 from tensorviz.core.storage_reads import (
     NOWHERE,
@@ -15,33 +15,6 @@ from tensorviz.core.storage_reads import (
     storage_slice,
 )
 from tensorviz.core.strides import Layout
-
-shapes = st.lists(st.integers(0, 5), min_size=0, max_size=4).map(tuple)
-
-
-@st.composite
-def strided_tensors(draw):
-    """A tensor made by as_strided over a numbered storage: any strides (0 too), any offset."""
-    shape = draw(shapes)
-    stride = tuple(draw(st.integers(0, 7)) for _ in shape)
-    offset = draw(st.integers(0, 6))
-    needed = offset + sum((n - 1) * s for n, s in zip(shape, stride, strict=True) if n) + 1
-    base = torch.arange(float(needed + draw(st.integers(0, 5))))
-    return base, base.as_strided(shape, stride, offset)
-
-
-@st.composite
-def user_views(draw):
-    """Views made the way users make them: slicing with steps, transposes, expand."""
-    shape = tuple(draw(st.lists(st.integers(1, 6), min_size=1, max_size=4)))
-    base = torch.arange(float(np.prod(shape))).reshape(shape)
-    index = tuple(slice(draw(st.integers(0, n - 1)), None, draw(st.integers(1, 3))) for n in shape)
-    view = base[index]
-    if view.dim() >= 2 and draw(st.booleans()):
-        view = view.transpose(0, view.dim() - 1)
-    if draw(st.booleans()):
-        view = view.unsqueeze(0).expand(3, *view.shape)
-    return base, view
 
 
 def torch_reads(base, view):
@@ -73,13 +46,13 @@ def check_reads(base, view):
 
 
 @settings(max_examples=300, deadline=None)
-@given(strided_tensors())
+@given(strided_tensors(spare_storage=True))
 def test_read_counts_and_bins_match_torch_for_any_strides(pair):
     check_reads(*pair)
 
 
 @settings(max_examples=200, deadline=None)
-@given(user_views())
+@given(sliced_views())
 def test_read_counts_and_bins_match_torch_for_user_views(pair):
     base, view = pair
     assert StorageReads(Layout.of(view), base.numel()).known  # never needs a full pass
@@ -87,7 +60,7 @@ def test_read_counts_and_bins_match_torch_for_user_views(pair):
 
 
 @settings(max_examples=300, deadline=None)
-@given(strided_tensors())
+@given(strided_tensors(spare_storage=True))
 def test_readers_of_every_cell_match_torch(pair):
     base, view = pair
     reads = torch_reads(base, view).reshape(view.shape) if view.dim() else torch_reads(base, view)

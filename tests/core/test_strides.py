@@ -5,6 +5,7 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strided_views import sliced_views, strided_tensors, torch_storage_indices
 
 from tensorviz.core.strides import (
     Layout,
@@ -21,38 +22,6 @@ from tensorviz.core.strides import (
     walk_step,
 )
 
-shapes = st.lists(st.integers(0, 5), min_size=0, max_size=4).map(tuple)
-
-
-@st.composite
-def strided_tensors(draw):
-    """A tensor made by as_strided over a numbered storage: any strides (0 too), any offset."""
-    shape = draw(shapes)
-    stride = tuple(draw(st.integers(0, 7)) for _ in shape)
-    offset = draw(st.integers(0, 6))
-    needed = offset + sum((n - 1) * s for n, s in zip(shape, stride, strict=True) if n) + 1
-    base = torch.arange(float(needed))
-    return base, base.as_strided(shape, stride, offset)
-
-
-@st.composite
-def sliced_views(draw):
-    """Views made the way users make them: slicing with steps, transposes, expand."""
-    shape = tuple(draw(st.lists(st.integers(1, 6), min_size=1, max_size=4)))
-    base = torch.arange(float(np.prod(shape))).reshape(shape)
-    index = tuple(slice(draw(st.integers(0, n - 1)), None, draw(st.integers(1, 3))) for n in shape)
-    view = base[index]
-    if view.dim() >= 2 and draw(st.booleans()):
-        view = view.transpose(0, view.dim() - 1)
-    if draw(st.booleans()):
-        view = view.unsqueeze(0).expand(3, *view.shape)
-    return base, view
-
-
-def torch_storage_indices(base, view):
-    """torch's own answer: the element each logical position reads, via data_ptr arithmetic."""
-    return (view.contiguous().numpy()).astype(np.int64)  # base holds its own storage index
-
 
 @settings(max_examples=200, deadline=None)
 @given(strided_tensors())
@@ -60,7 +29,7 @@ def test_storage_indices_match_as_strided(pair):
     base, view = pair
     ours = storage_indices(Layout.of(view))
     assert ours.shape == tuple(view.shape)
-    assert np.array_equal(ours, torch_storage_indices(base, view))
+    assert np.array_equal(ours, torch_storage_indices(view))
 
 
 @settings(max_examples=200, deadline=None)
@@ -69,11 +38,11 @@ def test_storage_indices_match_sliced_views_and_data_ptr(pair):
     base, view = pair
     layout = Layout.of(view)
     ours = storage_indices(layout)
-    assert np.array_equal(ours, torch_storage_indices(base, view))
+    assert np.array_equal(ours, torch_storage_indices(view))
     first = tuple(0 for _ in view.shape)
     by_pointer = (view[first].data_ptr() - base.data_ptr()) // base.element_size()
     assert storage_index_of(layout, first) == by_pointer
-    assert np.array_equal(walk_order(layout), torch_storage_indices(base, view).reshape(-1))
+    assert np.array_equal(walk_order(layout), torch_storage_indices(view).reshape(-1))
 
 
 @settings(max_examples=150, deadline=None)
