@@ -8,7 +8,6 @@ import torch
 from PySide6.QtCore import Qt
 
 from tensorviz.core.tensor_files import inspect_file
-from tensorviz.core.workspace import Workspace
 from tensorviz.ui.files.files_panel import FilesPanel
 from tensorviz.ui.files.save_dialog import SaveTensorsDialog
 from tensorviz.ui.main_window import MainWindow
@@ -20,16 +19,6 @@ class Payload:
 
     def __reduce__(self):
         return (os.system, (f"touch {self.marker}",))
-
-
-@pytest.fixture
-def panel(qtbot):
-    files_panel = FilesPanel(Workspace())
-    qtbot.addWidget(files_panel)
-    files_panel.resize(800, 600)
-    files_panel.show()
-    yield files_panel
-    files_panel.shutdown()
 
 
 @pytest.fixture

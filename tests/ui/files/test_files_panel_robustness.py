@@ -6,21 +6,9 @@ import warnings
 import pytest
 import torch
 
-from tensorviz.core.workspace import Workspace
 from tensorviz.ui.files import file_jobs
-from tensorviz.ui.files.files_panel import FilesPanel
 
 pytestmark = pytest.mark.filterwarnings("ignore:TypedStorage is deprecated")
-
-
-@pytest.fixture
-def panel(qtbot):
-    files_panel = FilesPanel(Workspace())
-    qtbot.addWidget(files_panel)
-    files_panel.resize(800, 600)
-    files_panel.show()
-    yield files_panel
-    files_panel.shutdown()
 
 
 def open_and_wait(qtbot, panel, path):
