@@ -113,5 +113,6 @@ def version_text() -> str:
 from tensorviz import (  # noqa: E402 — each module registers its subcommand
     cli_graph,  # noqa: F401 — `tensorviz graph`
     cli_inspect,  # noqa: F401 — `tensorviz inspect`
+    cli_run,  # noqa: F401 — `tensorviz run`
     cli_train,  # noqa: F401 — `tensorviz train`
 )
