@@ -17,13 +17,24 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import torch
 
 from tensorviz.core.error_explanations import ExplainedError, explain_error
-from tensorviz.core.training_data import TrainingConfig, TrainingData, least_squares, make_data
+from tensorviz.core.training_data import (
+    TrainingConfig,
+    TrainingConfigError,
+    TrainingData,
+    least_squares,
+    make_data,
+)
+from tensorviz.core.training_remedies import (  # noqa: F401 — apply_remedy: re-exported
+    Remedy,
+    apply_remedy,
+    remedies_for,
+)
 
 PHASES = ("forward", "loss", "backward", "update", "zero_grad")
 PHASE_CODE = {
@@ -33,6 +44,9 @@ PHASE_CODE = {
     "update": "with torch.no_grad():\n    w -= lr * w.grad; b -= lr * b.grad",
     "zero_grad": "w.grad.zero_(); b.grad.zero_()",
 }
+MAX_BATCHES_PER_EPOCH = (
+    100_000  # each is a Python-level step of ~0.5 ms: an epoch of about a minute
+)
 OPTIMIZER_CODE = {"update": "optimizer.step()", "zero_grad": "optimizer.zero_grad()"}
 
 
@@ -82,13 +96,6 @@ class PhaseRecord:
 
 
 @dataclass(frozen=True)
-class Remedy:
-    key: str  # lower_lr | normalise_x | clip_grad_norm
-    label: str
-    explanation: str
-
-
-@dataclass(frozen=True)
 class Divergence:
     epoch: int
     quantity: str  # the first of loss, w, b, w.grad, b.grad that stopped being finite
@@ -99,46 +106,6 @@ class Divergence:
         return f"{self.quantity} became {self.value} at epoch {self.epoch}; training stopped"
 
 
-def remedies_for(config: TrainingConfig) -> tuple[Remedy, ...]:
-    remedies = [
-        Remedy(
-            "lower_lr",
-            f"Lower lr to {config.lr / 10:g}",
-            "Each step overshoots the minimum by more than it corrects, so the error grows "
-            "geometrically; a smaller step makes every update shrink the error.",
-        )
-    ]
-    if not config.normalise_x:
-        remedies.append(
-            Remedy(
-                "normalise_x",
-                "Normalise x",
-                "x runs up to 10, so dL/dw is about 10× dL/db and w overshoots first; "
-                "standardised inputs let one learning rate suit both parameters.",
-            )
-        )
-    if config.clip_grad_norm is None:
-        remedies.append(
-            Remedy(
-                "clip_grad_norm",
-                "Clip: clip_grad_norm_(max_norm=1)",
-                "torch.nn.utils.clip_grad_norm_ rescales (w.grad, b.grad) so their total norm is "
-                "at most max_norm, capping the size of any single step.",
-            )
-        )
-    return tuple(remedies)
-
-
-def apply_remedy(config: TrainingConfig, key: str) -> TrainingConfig:
-    if key == "lower_lr":
-        return config.with_changes(lr=config.lr / 10)
-    if key == "normalise_x":
-        return config.with_changes(normalise_x=True)
-    if key == "clip_grad_norm":
-        return config.with_changes(clip_grad_norm=1.0)
-    raise ValueError(f"unknown remedy {key!r}")
-
-
 class Trainer:
     """Owns the data, the parameters and the optimizer; advances one phase or one epoch."""
 
@@ -147,6 +114,13 @@ class Trainer:
         self.config = config
         self.device = torch.device(config.device)
         self.data = data or make_data(config)
+        if self.batches_per_epoch > MAX_BATCHES_PER_EPOCH:
+            smallest = math.ceil(self.data.n / MAX_BATCHES_PER_EPOCH)
+            raise TrainingConfigError(
+                f"{self.data.n:,} samples in batches of {config.batch_size} make "
+                f"{self.batches_per_epoch:,} updates an epoch, more than the "
+                f"{MAX_BATCHES_PER_EPOCH:,} this area runs; use a batch size of at least {smallest}"
+            )
         self.least_squares = least_squares(self.data.x, self.data.y)
         self.x = self.data.x.to(self.device)
         self.y = self.data.y.to(self.device)
@@ -203,17 +177,37 @@ class Trainer:
         self.last_phase = self._describe(phase)
         return self.last_phase
 
-    def step_epoch(self) -> StepRecord | None:
+    def step_epoch(self, should_stop: Callable[[], bool] | None = None) -> StepRecord | None:
         """Run phases until the current epoch completes; returns its record (None if finished
-        or stopped by an error before the record)."""
+        or stopped by an error before the record).
+
+        should_stop is asked before every phase (so between mini-batches too): once it answers
+        True the epoch is left part-way, None is returned, and the next call continues it."""
         if self.finished:
             return None
         target = self.epoch + 1
         while self.epoch < target and not self.stopped:
+            if should_stop is not None and should_stop():
+                return None
             if self._advance() is None:
                 break
         self.last_phase = None
         return self.history[-1] if self.epoch == target else None
+
+    @property
+    def started(self) -> bool:
+        """At least one phase has run."""
+        return bool(self._state)
+
+    @property
+    def batch_progress(self) -> tuple[int, int]:
+        """(mini-batches completed, mini-batches per epoch) of the epoch in progress."""
+        return self._state.get("done", 0), self.batches_per_epoch
+
+    @property
+    def batches_per_epoch(self) -> int:
+        size = self.config.batch_size
+        return 1 if size is None or size >= self.data.n else math.ceil(self.data.n / size)
 
     def run(self) -> list[StepRecord]:
         while self.step_epoch() is not None:
@@ -248,11 +242,11 @@ class Trainer:
 
     def _run(self) -> Iterator[str]:
         c, w, b, s = self.config, self.w, self.b, self._state
+        count = self.batches_per_epoch
         for epoch in range(1, c.epochs + 1):
-            s["epoch"] = epoch
+            s.update(epoch=epoch, done=0)
             loss_sum = torch.zeros((), device=self.device)
-            batches = list(self._batches())
-            for number, (x, y) in enumerate(batches, start=1):
+            for number, (x, y) in enumerate(self._batches(), start=1):
                 s.update(batch=number, x=x, y=y)
                 s["y_pred"] = y_pred = x * w + b
                 yield "forward"
@@ -262,7 +256,8 @@ class Trainer:
                 s["grads"] = (w.grad.detach().clone(), b.grad.detach().clone())
                 s["w_used"], s["b_used"] = w.detach().clone(), b.detach().clone()
                 yield "backward"
-                s["norm"] = torch.linalg.vector_norm(torch.cat([w.grad, b.grad]))
+                # In float64: squares of float32 gradients near 1e20 overflow float32 to inf.
+                s["norm"] = torch.linalg.vector_norm(torch.cat([w.grad, b.grad]).double())
                 if c.clip_grad_norm is not None:
                     torch.nn.utils.clip_grad_norm_([w, b], c.clip_grad_norm)
                 if not self._update():
@@ -275,7 +270,8 @@ class Trainer:
                         w.grad.zero_()
                         b.grad.zero_()
                 loss_sum = loss_sum + loss.detach() * (x.shape[0] / self.data.n)
-                if number == len(batches):  # the epoch is complete once its last zero_grad ran
+                s["done"] = number
+                if number == count:  # the epoch is complete once its last zero_grad ran
                     self._record(loss.detach() if number == 1 else loss_sum)
                 yield "zero_grad"
                 if self.divergence is not None:
@@ -307,7 +303,7 @@ class Trainer:
         hand_w = 2.0 / x.shape[0] * (residual * x).sum()
         hand_b = 2.0 / x.shape[0] * residual.sum()
         parts = [loss, self.w.detach(), self.b.detach(), grad_w, grad_b, hand_w, hand_b, s["norm"]]
-        values = torch.cat([p.reshape(1).float() for p in parts]).tolist()  # one device sync
+        values = torch.cat([p.reshape(1).double() for p in parts]).tolist()  # one device sync
         loss_v, w_v, b_v, gw, gb, hw, hb, norm = values
         clip = self.config.clip_grad_norm
         record = StepRecord(
@@ -327,7 +323,9 @@ class Trainer:
         checks = (("loss", loss_v), ("w", w_v), ("b", b_v), ("w.grad", gw), ("b.grad", gb))
         for name, value in checks:
             if not math.isfinite(value):
-                self.divergence = Divergence(record.epoch, name, value, remedies_for(self.config))
+                self.divergence = Divergence(
+                    record.epoch, name, value, remedies_for(self.config, self.data.x)
+                )
                 break
 
     def _describe(self, phase: str) -> PhaseRecord:

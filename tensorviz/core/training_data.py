@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import os
+import pickle
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -106,6 +107,11 @@ def make_data(config: TrainingConfig) -> TrainingData:
     if config.data_path:
         x_np, y_np = load_xy(config.data_path)
         x, y = torch.from_numpy(x_np).float(), torch.from_numpy(y_np).float()
+        if not (torch.isfinite(x).all() and torch.isfinite(y).all()):  # finite in float64 only
+            raise TrainingConfigError(
+                f"{Path(config.data_path).name}: values beyond ±3.4e38 overflow float32, "
+                "the dtype training uses; rescale x and y"
+            )
         true_w = true_b = None
         source = Path(config.data_path).name
     else:
@@ -133,11 +139,25 @@ def load_xy(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]:
             columns = _xy_from_object(torch.load(path, weights_only=True, map_location="cpu"))
         else:
             columns = _xy_from_csv(path)
-    except TrainingConfigError:
-        raise
-    except (OSError, RuntimeError, ValueError, EOFError) as error:
-        raise TrainingConfigError(f"cannot read {path.name}: {error}") from error
-    x, y = (np.asarray(c, dtype=np.float64).reshape(-1, 1) for c in columns)
+        x, y = (np.asarray(c, dtype=np.float64).reshape(-1, 1) for c in columns)
+    except TrainingConfigError as error:
+        if path.name in str(error):
+            raise
+        raise TrainingConfigError(f"{path.name}: {error}") from None
+    except OSError as error:
+        raise TrainingConfigError(f"cannot read {path.name}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise TrainingConfigError(f"{path.name} is not a text CSV of x, y numbers") from None
+    except pickle.UnpicklingError:
+        raise TrainingConfigError(
+            f"{path.name} is not a file torch.save wrote with plain tensors "
+            "(torch.load(weights_only=True) refused it)"
+        ) from None
+    except Exception as error:  # noqa: BLE001 — unpickling runs arbitrary reducers; any can fail
+        first = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        if len(first) > 160:
+            first = first[:157] + "…"
+        raise TrainingConfigError(f"cannot read {path.name}: {first}") from None
     if x.shape != y.shape or x.shape[0] < 2:
         raise TrainingConfigError(f"{path.name}: need x and y of equal length ≥ 2")
     if not (np.isfinite(x).all() and np.isfinite(y).all()):
@@ -147,13 +167,26 @@ def load_xy(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]:
 
 def _xy_from_object(obj) -> tuple:
     if isinstance(obj, dict) and "x" in obj and "y" in obj:
-        return obj["x"].detach().double().numpy(), obj["y"].detach().double().numpy()
+        return _column(obj["x"], "x"), _column(obj["y"], "y")
     if isinstance(obj, list | tuple) and len(obj) == 2:
-        return tuple(torch.as_tensor(t).detach().double().numpy() for t in obj)
+        return _column(obj[0], "x"), _column(obj[1], "y")
     if isinstance(obj, torch.Tensor) and obj.dim() == 2 and obj.shape[1] == 2:
-        values = obj.detach().double().numpy()
+        values = _column(obj, "the (n, 2) tensor").reshape(-1, 2)
         return values[:, 0], values[:, 1]
-    raise TrainingConfigError("a .pt file must hold {'x': x, 'y': y}, a pair (x, y) or an (n, 2)")
+    raise TrainingConfigError(
+        "a .pt file must hold {'x': x, 'y': y}, a pair (x, y) or an (n, 2) tensor"
+    )
+
+
+def _column(value, name: str) -> np.ndarray:
+    """A tensor (or a list of numbers) as real float64 values; anything else is refused."""
+    try:
+        tensor = torch.as_tensor(value).detach().cpu()
+    except (TypeError, ValueError, RuntimeError):
+        raise TrainingConfigError(f"{name} must be numbers, not {type(value).__name__}") from None
+    if tensor.is_complex() or tensor.dtype == torch.bool or tensor.is_sparse:
+        raise TrainingConfigError(f"{name} must be real numbers, not {tensor.dtype}")
+    return tensor.double().numpy()
 
 
 def _xy_from_csv(path: Path) -> tuple:
@@ -177,11 +210,25 @@ def _xy_from_csv(path: Path) -> tuple:
 
 
 def least_squares(x: torch.Tensor, y: torch.Tensor) -> tuple[float, float]:
-    """The closed-form minimiser of mean((w·x + b − y)²), in float64 from the float32 data."""
-    xs, ys = x.double().flatten(), y.double().flatten()
-    dx, dy = xs - xs.mean(), ys - ys.mean()
-    w = (dx * dy).sum() / (dx * dx).sum()
-    return float(w), float(ys.mean() - w * xs.mean())
+    """The minimiser of mean((w·x + b − y)²), in float64 from the float32 data, by a robust
+    solve (torch.linalg.lstsq with the SVD driver): when x is constant every w, b with
+    w·x + b = mean(y) fits equally well and this is the one of least norm (see
+    least_squares_note)."""
+    xs, ys = x.double().flatten().cpu(), y.double().flatten().cpu()
+    design = torch.stack([xs, torch.ones_like(xs)], dim=1)
+    solution = torch.linalg.lstsq(design, ys[:, None], driver="gelsd").solution.flatten()
+    return float(solution[0]), float(solution[1])
+
+
+def least_squares_note(x: torch.Tensor) -> str:
+    """One sentence when least squares has no unique answer on x, else ''."""
+    xs = x.double().flatten()
+    if float(xs.max() - xs.min()) <= 1e-12 * max(1.0, float(xs.abs().max())):
+        return (
+            "x is constant: w is not identifiable, every w, b with w·x + b = mean(y) fits "
+            "equally well; the least-squares values shown are the ones of least norm"
+        )
+    return ""
 
 
 @dataclass(frozen=True)

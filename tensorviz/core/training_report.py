@@ -18,6 +18,7 @@ from tensorviz.core.training import Divergence, Remedy, StepRecord, Trainer
 from tensorviz.core.training_data import (
     LossSurface,
     TrainingConfig,
+    least_squares_note,
     loss_surface,
     surface_ranges,
 )
@@ -38,6 +39,7 @@ class ExperimentInfo:
     least_squares: tuple[float, float]
     initial: tuple[float, float]
     surface: LossSurface
+    note: str = ""  # one sentence when the least-squares answer is not unique (constant x)
 
 
 def describe_experiment(trainer: Trainer) -> ExperimentInfo:
@@ -56,6 +58,7 @@ def describe_experiment(trainer: Trainer) -> ExperimentInfo:
         least_squares=trainer.least_squares,
         initial=trainer.initial,
         surface=loss_surface(data.x, data.y, w_range, b_range),
+        note=least_squares_note(data.x),
     )
 
 
@@ -85,21 +88,23 @@ USE_NO_GRAD = Remedy(
 
 
 def explain_divergence(divergence: Divergence, record: StepRecord | None) -> ExplainedError:
+    """The divergence explained. torch raised nothing (inf is a valid float), so there is no
+    torch message: the values at the stop are part of the app's own explanation."""
     where = ""
     if record is not None:
         where = (
-            f" (loss = {record.loss:.4g}, w = {record.w:.4g}, b = {record.b:.4g}, "
-            f"w.grad = {record.grad_w:.4g})"
+            f"At epoch {record.epoch}: loss = {record.loss:.4g}, w = {record.w:.4g}, "
+            f"b = {record.b:.4g}, w.grad = {record.grad_w:.4g}. "
         )
     return ExplainedError(
         kind="divergence",
         title=f"Training diverged: {divergence.quantity} became {divergence.value} at epoch "
         f"{divergence.epoch}",
-        torch_message=f"epoch {divergence.epoch}: {divergence.quantity} = "
-        f"{divergence.value}{where}",
-        explanation="The learning rate is too large for this data: every update overshoots the "
-        "minimum by more than it corrects, so the error and the gradients grow geometrically "
-        "until float32 overflows to inf (and inf − inf gives NaN). Training stopped there.",
+        torch_message="",
+        explanation=f"{where}The learning rate is too large for this data: every update "
+        "overshoots the minimum by more than it corrects, so the error and the gradients grow "
+        "geometrically until float32 overflows to inf (and inf − inf gives NaN). Training "
+        "stopped there.",
         fix=" · ".join(r.label for r in divergence.remedies)
         + " — one click below applies a remedy and trains again (hover a button for why it works).",
     )

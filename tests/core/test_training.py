@@ -286,3 +286,146 @@ def test_mps_run_matches_cpu_to_float_tolerance():
     cpu = Trainer(TrainingConfig(epochs=100)).run()[-1]
     mps = Trainer(TrainingConfig(epochs=100, device="mps")).run()[-1]
     assert (mps.w, mps.b) == pytest.approx((cpu.w, cpu.b), rel=1e-4)
+
+
+# --- regressions: interruption, bad files, remedies that work, degenerate data -------------------
+
+
+def test_an_epoch_stopped_part_way_continues_to_the_same_result():
+    config = TrainingConfig(epochs=3, batch_size=7)
+    expected = Trainer(config).run()
+    trainer = Trainer(config)
+    asked = []
+
+    def stop_every_fifth_question():
+        asked.append(1)
+        return len(asked) % 5 == 0
+
+    while not trainer.finished:
+        trainer.step_epoch(stop_every_fifth_question)
+        done, total = trainer.batch_progress
+        assert total == 15 and 0 <= done <= total
+    assert [(r.w, r.b, r.loss) for r in trainer.history] == [(r.w, r.b, r.loss) for r in expected]
+
+
+def test_a_stop_request_is_honoured_between_mini_batches():
+    trainer = Trainer(TrainingConfig(n=2000, batch_size=1, epochs=1))
+    assert trainer.step_epoch(lambda: trainer.batch_progress[0] >= 10) is None
+    assert trainer.batch_progress == (10, 2000) and trainer.epoch == 0
+
+
+def test_an_epoch_of_too_many_mini_batches_is_refused_in_one_line():
+    with pytest.raises(TrainingConfigError, match="batch size of at least 10") as raised:
+        Trainer(TrainingConfig(n=1_000_000, batch_size=1))
+    assert "\n" not in str(raised.value)
+
+
+def _bad_files(tmp_path):
+    (tmp_path / "random.pt").write_bytes(np.random.default_rng(0).bytes(4096))
+    torch.save({"x": torch.ones(3), "y": "hi"}, tmp_path / "ystr.pt")
+    (tmp_path / "huge.csv").write_text("1e200,1\n2e200,3\n")
+    (tmp_path / "binary.csv").write_bytes(b"\xff\xfe\x00\x81" * 50)
+    torch.save({"x": torch.ones(3, dtype=torch.complex64), "y": torch.ones(3)}, tmp_path / "c.pt")
+    return ["random.pt", "ystr.pt", "huge.csv", "binary.csv", "c.pt"]
+
+
+def test_bad_data_files_are_refused_in_one_sentence(tmp_path):
+    for name in _bad_files(tmp_path):
+        with pytest.raises(TrainingConfigError) as raised:
+            Trainer(TrainingConfig(data_path=str(tmp_path / name)))
+        message = str(raised.value)
+        assert "\n" not in message and name in message and len(message) < 200, message
+    with pytest.raises(TrainingConfigError, match="float32"):
+        make_data(TrainingConfig(data_path=str(tmp_path / "huge.csv")))
+
+
+def test_constant_x_has_a_finite_least_squares_answer_and_a_note(tmp_path):
+    path = tmp_path / "constx.csv"
+    path.write_text("x,y\n1,2\n1,2\n1,2\n")
+    trainer = Trainer(TrainingConfig(data_path=str(path)))
+    design = torch.tensor([[1.0, 1.0]] * 3, dtype=torch.float64)
+    expected = (torch.linalg.pinv(design) @ torch.full((3,), 2.0, dtype=torch.float64)).tolist()
+    assert trainer.least_squares == pytest.approx(expected)
+    info = describe_experiment(trainer)
+    assert "x is constant" in info.note and "not identifiable" in info.note
+    assert np.isfinite(info.surface.loss).all()
+    assert describe_experiment(Trainer(TrainingConfig())).note == ""
+
+
+def _min_mse(config):
+    data = make_data(config)
+    w, b = least_squares(data.x, data.y)
+    return float(((w * data.x.double() + b - data.y.double()) ** 2).mean())
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"lr": 0.05},
+        {"lr": 0.1},
+        {"lr": 0.5},
+        {"lr": 0.5, "batch_size": 10},
+        {"lr": 0.3, "update_style": "sgd", "momentum": 0.9},
+        {"lr": 2.0, "n": 300, "seed": 7},
+    ],
+)
+def test_the_suggested_lr_converges_where_the_run_diverged(changes):
+    epochs = 300 if "batch_size" in changes else 2000  # mini-batches: 10 updates an epoch
+    config = TrainingConfig(epochs=epochs, **changes)
+    diverged = Trainer(config)
+    diverged.run()
+    assert diverged.divergence is not None
+    remedy = {r.key: r for r in diverged.divergence.remedies}["lower_lr"]
+    fixed_config = apply_remedy(config, remedy)
+    assert remedy.label == f"Lower lr to {fixed_config.lr:g}" and fixed_config.lr < config.lr
+    fixed = Trainer(fixed_config)
+    fixed.run()
+    assert fixed.divergence is None and len(fixed.history) == epochs
+    tolerance = 1.05 if config.batch_size is None else 1.5  # mini-batches keep some noise
+    assert fixed.history[-1].loss <= tolerance * _min_mse(config)
+
+
+def test_the_suggestion_for_the_reference_data_is_below_the_stability_bound():
+    from tensorviz.core.training_remedies import stable_lr_bound, suggested_lr
+
+    x, _ = reference_data()
+    config = TrainingConfig(lr=0.5)
+    xd = torch.cat([x.double(), torch.ones_like(x, dtype=torch.float64)], dim=1)
+    hessian = 2 / 100 * xd.T @ xd
+    bound = 2 / torch.linalg.eigvalsh(hessian).max().item()
+    assert stable_lr_bound(config, x) == pytest.approx(bound, rel=1e-9)
+    assert suggested_lr(config, x) <= bound / 2
+    # Just above the bound the plain loop diverges; just below it converges.
+    assert not math.isfinite(plain_loop(lr=bound * 1.05, epochs=3000)[2][-1])
+    assert math.isfinite(plain_loop(lr=bound * 0.95, epochs=3000)[2][-1])
+
+
+def test_every_remedy_offered_finishes_the_run():
+    config = TrainingConfig(lr=0.5, epochs=500)
+    trainer = Trainer(config)
+    trainer.run()
+    for remedy in trainer.divergence.remedies:
+        fixed = Trainer(apply_remedy(config, remedy))
+        fixed.run()
+        assert fixed.divergence is None, remedy.key
+
+
+def test_gradient_norm_does_not_overflow_where_the_gradients_are_finite():
+    trainer = Trainer(TrainingConfig(lr=0.5))
+    trainer.run()
+    last = trainer.history[-1]
+    assert math.isfinite(last.grad_w) and math.isfinite(last.grad_b)
+    expected = torch.linalg.vector_norm(
+        torch.tensor([last.grad_w, last.grad_b], dtype=torch.float64)
+    )
+    assert last.grad_norm == pytest.approx(expected.item(), rel=1e-12)
+
+
+def test_divergence_is_explained_in_the_apps_words_not_as_torchs():
+    from tensorviz.core.training_report import explain_divergence
+
+    trainer = Trainer(TrainingConfig(lr=0.5))
+    trainer.run()
+    explained = explain_divergence(trainer.divergence, trainer.history[-1])
+    assert explained.torch_message == ""  # torch raised nothing: inf is a float
+    assert "At epoch 13" in explained.explanation

@@ -73,7 +73,8 @@ class TrainingConfigForm(QWidget):
         self.seed = _integer(0, 2**31 - 1, "np.random.seed and torch.manual_seed")
         self.n = _integer(2, 1_000_000, "number of samples")
         self.noise = _double(0.0, 100.0, 2, 0.5, "standard deviation of the noise added to y")
-        self.normalise = QCheckBox("Normalise x (mean 0, std 1)")
+        self.normalise = QCheckBox("Normalise x")
+        self.normalise.setToolTip("standardise x to mean 0, std 1 before training")
         self.data_label = QLabel()
         self.data_label.setObjectName("hint")
         self.data_label.setWordWrap(True)
@@ -86,9 +87,13 @@ class TrainingConfigForm(QWidget):
             "skip w.grad.zero_(): .grad adds up every step's gradient, so updates keep the "
             "momentum of all past steps and the loss swings instead of settling"
         )
-        self.no_grad_pitfall = QCheckBox("Update without no_grad()")
-        self.no_grad_pitfall.setToolTip("w -= lr * w.grad while autograd records: torch refuses")
-        self.clip = QCheckBox("Clip grad norm to")
+        self.no_grad_pitfall = QCheckBox("Forget no_grad()")
+        self.no_grad_pitfall.setToolTip(
+            "update without torch.no_grad(): w -= lr * w.grad while autograd records, and torch "
+            "refuses the in-place change of a leaf"
+        )
+        self.clip = QCheckBox("Clip ‖grad‖ to")
+        self.clip.setToolTip("torch.nn.utils.clip_grad_norm_([w, b], max_norm) before each update")
         self.clip_norm = _double(0.001, 1000.0, 3, 0.5, "max_norm for clip_grad_norm_")
         self._build_layout()
         self.set_config(TrainingConfig())
@@ -131,8 +136,10 @@ class TrainingConfigForm(QWidget):
         pitfalls.addLayout(clip)
         for form in (run, data):
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        for box in self.findChildren(QDoubleSpinBox) + self.findChildren(QSpinBox):
-            box.setMinimumWidth(70)
+        boxes = (self.lr, self.epochs, self.momentum, self.weight_decay, self.batch_size)
+        boxes += (self.seed, self.n, self.noise, self.clip_norm)
+        for box in boxes:  # narrower than their hints: "0.01000" and "full batch" still show
+            box.setMinimumWidth(box.fontMetrics().horizontalAdvance("0.000001") + 26)
         for combo in (self.optimizer, self.device):
             combo.setSizeAdjustPolicy(
                 QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon

@@ -3,8 +3,17 @@ button per remedy, which applies it (lower lr, normalise x, clip gradients, use 
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from tensorviz.core.error_explanations import ExplainedError
 from tensorviz.core.training import Remedy
@@ -12,32 +21,53 @@ from tensorviz.ui.error_panel import ErrorPanel
 from tensorviz.ui.layout_clearing import clear_layout
 
 
-class ProblemView(QFrame):
+class ProblemView(QScrollArea):
+    """Scrolls when a small window cannot show all of it, so the plots below keep their room."""
+
     remedy_chosen = Signal(str)  # Remedy.key
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.error_panel = ErrorPanel(footer="")  # the run's own state is shown beside it
         self.buttons: dict[str, QPushButton] = {}
-        self._bar = QGridLayout()  # two buttons a row, so a narrow window still fits
-        layout = QVBoxLayout(self)
+        self._bar = QGridLayout()
+        inner = QWidget()
+        layout = QVBoxLayout(inner)
         layout.setContentsMargins(0, 0, 0, 4)
         layout.addWidget(self.error_panel)
         layout.addLayout(self._bar)
+        layout.addStretch(1)  # extra height stays below the buttons, never between them
+        self.setWidget(inner)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setMinimumHeight(6 * self.fontMetrics().lineSpacing())
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         self.hide()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 — Qt override: all of it, when there is room
+        inner = self.widget()
+        hint = inner.sizeHint()
+        height = inner.heightForWidth(self.viewport().width()) if self.isVisible() else -1
+        return QSize(hint.width(), (height if height > 0 else hint.height()) + 2)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 — Qt override
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # wrapped text needs another height at another width
 
     def show_problem(self, explained: ExplainedError, remedies: tuple[Remedy, ...]) -> None:
         self.error_panel.show_error(explained)
         self._clear_buttons()
         if remedies:
-            self._bar.addWidget(QLabel("Apply and train again:"), 0, 0)
-        for number, remedy in enumerate(remedies, start=1):
+            self._bar.addWidget(QLabel("Apply and train again:"), 0, 0, 1, 2)
+        for number, remedy in enumerate(remedies):  # two a row, so a narrow window still fits
             button = QPushButton(remedy.label)
             button.setToolTip(remedy.explanation)
             button.clicked.connect(lambda _=False, key=remedy.key: self.remedy_chosen.emit(key))
-            self._bar.addWidget(button, number // 3, number % 3)
+            self._bar.addWidget(button, 1 + number // 2, number % 2)
             self.buttons[remedy.key] = button
-        self._bar.setColumnStretch(3, 1)
+        self._bar.setColumnStretch(2, 1)
         self.show()
 
     def clear(self) -> None:

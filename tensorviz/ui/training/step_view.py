@@ -5,7 +5,7 @@ parameters beside the true and the least-squares values. Presents core records; 
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
@@ -41,12 +41,33 @@ def _steady(label: QLabel) -> QLabel:
     return label
 
 
+class NumberCell(QLabel):
+    """A number as wide as any value needs, narrower on a narrow window (its tooltip holds the
+    value then). Its size hints never follow the text, so updates never re-lay out the panel."""
+
+    def __init__(self, mono) -> None:
+        super().__init__("—")
+        self.setFont(mono)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        metrics = self.fontMetrics()
+        self._narrow = metrics.horizontalAdvance("-0.00000")
+        self._wide = metrics.horizontalAdvance("-0.000000e+00")
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 — Qt override
+        return QSize(self._wide, super().sizeHint().height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 — Qt override
+        return QSize(self._narrow, super().minimumSizeHint().height())
+
+
 def _number_cell(mono) -> QLabel:
-    cell = QLabel("—")
-    cell.setFont(mono)
-    cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    cell.setFixedWidth(cell.fontMetrics().horizontalAdvance("-0.000000e+00"))
-    return cell
+    return NumberCell(mono)
+
+
+def _set_number(cell: QLabel, text: str) -> None:
+    cell.setText(text)
+    cell.setToolTip(text)
 
 
 class PhaseView(QWidget):
@@ -92,6 +113,17 @@ class PhaseView(QWidget):
         self.values["forward"].show()
         self.setMinimumHeight(self.sizeHint().height())
         self.values["forward"].hide()
+
+    def comfortable_width(self) -> int:
+        """The width at which every phase's code shows whole."""
+        code = self.codes["update"]
+        metrics = code.fontMetrics()
+        longest = max(
+            metrics.horizontalAdvance(line)
+            for text in (*PHASE_CODE.values(), "# zero_grad forgotten: .grad keeps accumulating")
+            for line in text.splitlines()
+        )
+        return 84 + longest + 40
 
     def set_codes(self, codes: dict[str, str]) -> None:
         for phase in PHASES:
@@ -144,8 +176,8 @@ class GradientView(QFrame):
                 self.cells[f"{kind}_{name}"] = cell
         grid.addWidget(hand, 4, 0, 1, 3)
         self.verdict = _steady(QLabel(""))
-        self.verdict.setWordWrap(True)
-        self.verdict.setFixedHeight(2 * self.verdict.fontMetrics().lineSpacing() + 4)
+        self.verdict.setWordWrap(True)  # three lines: the longest verdict wraps to three
+        self.verdict.setFixedHeight(3 * self.verdict.fontMetrics().lineSpacing() + 4)
         grid.addWidget(self.verdict, 5, 0, 1, 3)
         grid.setColumnStretch(0, 1)
 
@@ -155,10 +187,10 @@ class GradientView(QFrame):
                 cell.setText("—")
             self.verdict.setText("")
             return
-        self.cells["auto_w"].setText(f"{record.grad_w:+.6g}")
-        self.cells["auto_b"].setText(f"{record.grad_b:+.6g}")
-        self.cells["hand_w"].setText(f"{record.hand_grad_w:+.6g}")
-        self.cells["hand_b"].setText(f"{record.hand_grad_b:+.6g}")
+        _set_number(self.cells["auto_w"], f"{record.grad_w:+.6g}")
+        _set_number(self.cells["auto_b"], f"{record.grad_b:+.6g}")
+        _set_number(self.cells["hand_w"], f"{record.hand_grad_w:+.6g}")
+        _set_number(self.cells["hand_b"], f"{record.hand_grad_b:+.6g}")
         if gradients_agree(record):
             self.verdict.setText(
                 f"<span style='color:#2a9d8f'>✓ agree to float tolerance</span> · "
@@ -198,21 +230,31 @@ class ResultsView(QFrame):
                 self.cells[f"{key}_{name}"] = cell
         self.loss = _steady(QLabel(""))
         self.loss.setObjectName("hint")
+        self.loss.setWordWrap(True)
+        self.loss.setFixedHeight(2 * self.loss.fontMetrics().lineSpacing() + 4)
         grid.addWidget(self.loss, 5, 0, 1, 3)
+        self.note = QLabel("")  # why least squares has no unique answer (constant x)
+        self.note.setObjectName("hint")
+        self.note.setWordWrap(True)
+        self.note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.note.hide()
+        grid.addWidget(self.note, 6, 0, 1, 3)
         grid.setColumnStretch(0, 1)
 
     def set_experiment(self, info: ExperimentInfo) -> None:
         self.heading.setText("Parameters")
-        self.cells["true_w"].setText(_fmt(info.true_w))
-        self.cells["true_b"].setText(_fmt(info.true_b))
-        self.cells["lstsq_w"].setText(_fmt(info.least_squares[0]))
-        self.cells["lstsq_b"].setText(_fmt(info.least_squares[1]))
-        self.cells["learned_w"].setText(_fmt(info.initial[0]))
-        self.cells["learned_b"].setText(_fmt(info.initial[1]))
+        _set_number(self.cells["true_w"], _fmt(info.true_w))
+        _set_number(self.cells["true_b"], _fmt(info.true_b))
+        _set_number(self.cells["lstsq_w"], _fmt(info.least_squares[0]))
+        _set_number(self.cells["lstsq_b"], _fmt(info.least_squares[1]))
+        _set_number(self.cells["learned_w"], _fmt(info.initial[0]))
+        _set_number(self.cells["learned_b"], _fmt(info.initial[1]))
         self.loss.setText("initial values from torch.manual_seed(seed); torch.randn(1)")
+        self.note.setText(info.note)
+        self.note.setVisible(bool(info.note))
 
     def show_record(self, record: StepRecord, final: bool) -> None:
         self.heading.setText("Parameters — final" if final else "Parameters")
-        self.cells["learned_w"].setText(_fmt(record.w))
-        self.cells["learned_b"].setText(_fmt(record.b))
+        _set_number(self.cells["learned_w"], _fmt(record.w))
+        _set_number(self.cells["learned_b"], _fmt(record.b))
         self.loss.setText(f"epoch {record.epoch} · loss {record.loss:.6g}")

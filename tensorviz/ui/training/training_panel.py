@@ -11,11 +11,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFileDialog,
-    QFrame,
-    QHBoxLayout,
-    QScrollArea,
-    QSplitter,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -38,6 +33,7 @@ from tensorviz.core.training_report import (
     write_history_csv,
 )
 from tensorviz.ui.training.config_form import TrainingConfigForm
+from tensorviz.ui.training.panel_layout import lay_out_panel
 from tensorviz.ui.training.problem_view import ProblemView
 from tensorviz.ui.training.step_view import GradientView, PhaseView, ResultsView
 from tensorviz.ui.training.training_plots import TrainingPlots
@@ -74,6 +70,8 @@ class TrainingPanel(QWidget):
         self.history: list[StepRecord] = []
         self.info: ExperimentInfo | None = None
         self.last_phase: PhaseRecord | None = None
+        self.batch_progress: tuple[int, int, int] | None = None  # epoch, batches done, per epoch
+        self.remedies: dict[str, Remedy] = {}  # the remedies on offer, by key
         self._play_when_ready = False
         self.form = TrainingConfigForm(devices or ["cpu"])
         self.plots = TrainingPlots()
@@ -107,55 +105,7 @@ class TrainingPanel(QWidget):
         self.problem_view.remedy_chosen.connect(self.apply_remedy)
 
     def _build_layout(self) -> None:
-        bottom = QWidget()
-        bottom_layout = QHBoxLayout(bottom)
-        bottom_layout.setContentsMargins(0, 4, 0, 0)
-        bottom_layout.addWidget(self.phase_view, 3)
-        side = QVBoxLayout()
-        side.addWidget(self.gradient_view)
-        side.addStretch(1)
-        bottom_layout.addLayout(side, 2)
-        bottom_scroll = QScrollArea()
-        bottom_scroll.setWidget(bottom)
-        bottom_scroll.setWidgetResizable(True)
-        bottom_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        bottom_scroll.setMinimumHeight(90)
-        centre = QSplitter(Qt.Orientation.Vertical)
-        centre.addWidget(self.plots)
-        centre.addWidget(bottom_scroll)
-        centre.setStretchFactor(0, 1)
-        centre.setSizes([480, 230])
-        right = QWidget()
-        right_layout = QVBoxLayout(right)
-        right_layout.setContentsMargins(0, 0, 0, 0)
-        right_layout.addWidget(self.bar)
-        right_layout.addWidget(self.problem_view)
-        right_layout.addWidget(centre, 1)
-
-        left = QWidget()
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 4, 0)
-        left_layout.addWidget(self.form)
-        left_layout.addWidget(self.results_view)
-        left_layout.addStretch(1)
-        form_scroll = QScrollArea()
-        form_scroll.setWidget(left)
-        form_scroll.setWidgetResizable(True)
-        form_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        form_scroll.setMinimumWidth(100)  # the whole app's minimum width depends on it
-        full_width = (
-            left.minimumSizeHint().width() + form_scroll.verticalScrollBar().sizeHint().width() + 16
-        )
-        outer = QSplitter(Qt.Orientation.Horizontal)
-        outer.addWidget(form_scroll)
-        outer.addWidget(right)
-        outer.setStretchFactor(0, 1)  # a narrow window takes a fifth from the settings
-        outer.setStretchFactor(1, 4)
-        outer.setSizes([full_width, 850])
-        outer.setCollapsible(1, False)  # the form can be collapsed to make room on a small screen
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(outer)
+        lay_out_panel(self)
 
     def _build_shortcuts(self) -> None:
         keys = {
@@ -181,6 +131,7 @@ class TrainingPanel(QWidget):
         worker.experiment_ready.connect(self._on_experiment_ready)
         worker.records_ready.connect(self._on_records_ready)
         worker.phase_done.connect(self._on_phase_done)
+        worker.progress_made.connect(self._on_progress_made)
         worker.finished.connect(self._on_finished)
         worker.stopped.connect(self._on_stopped)
         worker.failed.connect(self._on_failed)
@@ -213,8 +164,11 @@ class TrainingPanel(QWidget):
 
     def reset(self) -> None:
         self.generation += 1
+        self.worker.interrupt()  # thread-safe: the loop stops at its next phase, not its epoch end
         self.history = []
         self.last_phase = None
+        self.batch_progress = None
+        self.remedies = {}
         self.problem_view.clear()
         self.phase_view.clear_highlight()
         self.gradient_view.show_record(None)
@@ -229,7 +183,7 @@ class TrainingPanel(QWidget):
         if key == USE_NO_GRAD.key:
             config = config.with_changes(update_without_no_grad=False)
         else:
-            config = apply_remedy(config, key)
+            config = apply_remedy(config, self.remedies.get(key, key))
         self.form.set_config(config)
         self._play_when_ready = True
         self.status_message.emit(f"Applied: {self.problem_view.buttons[key].text()}")
@@ -244,10 +198,14 @@ class TrainingPanel(QWidget):
         w, b = (self.history[-1].w, self.history[-1].b) if self.history else info.initial
         self.loss_graph_built.emit(loss_graph(info.config, w, b))
 
-    def shutdown(self) -> None:
-        """Stop the loop and join the worker thread (the window is closing)."""
+    def shutdown(self) -> bool:
+        """Stop the loop at its next phase and join the worker thread (the window is closing);
+        the wait is bounded, and a thread that outlives it is reported."""
         self.generation += 1  # anything still queued is stale now
-        self.thread.shutdown()
+        joined = self.thread.shutdown()
+        if not joined:
+            self.status_message.emit("The training thread did not stop in time; it is left to end")
+        return joined
 
     # --- exports ---------------------------------------------------------------------------------
 
@@ -302,12 +260,19 @@ class TrainingPanel(QWidget):
     def _on_records_ready(self, generation: int, records: list) -> None:
         if generation == self.generation and records:
             self.history.extend(records)
+            if self.batch_progress and self.batch_progress[0] <= records[-1].epoch:
+                self.batch_progress = None
             self.plots.add_records(records)
             last = records[-1]
             self.gradient_view.show_record(last)
             self.results_view.show_record(last, final=last.epoch >= self.info.config.epochs)
             self._show_progress()
         self._records_handled.emit()  # backpressure: now the worker may send the next batch
+
+    def _on_progress_made(self, generation: int, epoch: int, done: int, total: int) -> None:
+        if generation == self.generation and self.state != LOADING:
+            self.batch_progress = (epoch, done, total)
+            self._show_progress()
 
     def _on_phase_done(self, generation: int, record: PhaseRecord) -> None:
         if generation == self.generation:
@@ -330,6 +295,7 @@ class TrainingPanel(QWidget):
             return
         self._set_state(STOPPED)
         if divergence is not None:
+            self.remedies = {remedy.key: remedy for remedy in divergence.remedies}
             last = self.history[-1] if self.history else None
             self._show_problem(explain_divergence(divergence, last), divergence.remedies)
             self.status_message.emit(divergence.message())
@@ -337,18 +303,31 @@ class TrainingPanel(QWidget):
             self._show_problem(error, (USE_NO_GRAD,))
             self.status_message.emit(f"torch refused the update: {error.torch_message}")
 
-    def _on_failed(self, generation: int, message: str) -> None:
+    def _on_failed(self, generation: int, message: str, kept: str) -> None:
+        """The new settings could not be used. If an experiment was running before, the worker
+        kept it and re-sends its history after this: show it again, as it was."""
         if generation != self.generation:
             return
-        self._set_state(STOPPED)
+        if kept and self.info is not None:
+            self.form.set_config(self.info.config)  # the settings of the experiment kept
+            self.phase_view.set_codes(phase_codes(self.info.config))
+            self.plots.set_experiment(self.info)
+            self.results_view.set_experiment(self.info)
+            self._set_state(kept)
+            detail = "The previous experiment is unchanged."
+        else:
+            self._set_state(STOPPED)
+            detail = "There is no experiment to train until the settings can be used."
         problem = ExplainedError(
             "training_setup",
-            "This experiment cannot start",
+            "These settings cannot be used",
+            "",
             message,
-            "The data file or the device could not be used.",
-            "Load a two-column CSV or a .pt holding {'x': x, 'y': y}, or use the generated data.",
+            "Change the setting it names; for your own data load a two-column CSV of numbers or a "
+            ".pt holding {'x': x, 'y': y}. " + detail,
         )
         self._show_problem(problem, ())
+        self.status_message.emit(f"Not applied: {message}")
 
     def _show_problem(self, explained: ExplainedError, remedies: tuple[Remedy, ...]) -> None:
         self.problem_view.show_problem(explained, remedies)
@@ -366,17 +345,21 @@ class TrainingPanel(QWidget):
         self.state_changed.emit(state)
 
     def _show_progress(self) -> None:
-        """Epoch first, state last: on a narrow window the label is cut from the right."""
+        """Epoch first, state last: on a narrow window the label is cut from the right (the
+        full text is its tooltip). Within a long epoch: the mini-batch it has reached."""
         total = self.info.config.epochs if self.info else 0
         state = {LOADING: "preparing…"}.get(self.state, self.state)
+        done = self.history[-1].epoch if self.history else 0
+        text = f"epoch {done} / {total}"
+        if self.batch_progress and self.state != LOADING:
+            epoch, batch, per_epoch = self.batch_progress
+            text += f" · batch {batch:,} / {per_epoch:,} of epoch {epoch}"
         if self.history:
             last = self.history[-1]
-            text = (
-                f"epoch {last.epoch} / {total} · loss {last.loss:.5g} · {last.elapsed:.2f} s"
-                f" · {state}"
-            )
-        elif self.info:
-            text = f"epoch 0 / {total} · {state} · {self.info.source}"
+            text += f" · loss {last.loss:.5g} · {last.elapsed:.2f} s · {state}"
+        elif self.info and self.state != LOADING:
+            text += f" · {state} · {self.info.source}"
         else:
             text = state
         self.progress.setText(text)
+        self.progress.setToolTip(text)

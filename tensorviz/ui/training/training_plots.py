@@ -19,6 +19,7 @@ from tensorviz.core.training_report import ExperimentInfo, extend_ema
 INK = "#1f2a44"  # no grid lines: they make every axis repaint with each frame
 BLUE, ORANGE, GREEN, GREY, RED = "#3d5a80", "#e76f51", "#2a9d8f", "#9ca3af", "#b42318"
 PATH_POINTS = 4000  # the (w, b) path is drawn with at most this many points
+SCATTER_POINTS = 5000  # the data plot shows an even sample of at most this many points
 EMA_ALPHA = 0.05
 
 
@@ -52,8 +53,13 @@ class LossAxis(pg.AxisItem):
     def tickValues(self, min_value, max_value, size):  # noqa: N802 — pyqtgraph override
         if not self.logMode:
             return super().tickValues(min_value, max_value, size)
+        if not (np.isfinite(min_value) and np.isfinite(max_value)):
+            return []
         decades = range(int(np.floor(min_value)), int(np.ceil(max_value)) + 1)
-        major = [float(k) for k in decades if min_value <= k <= max_value]
+        every = max(1, int(np.ceil(len(decades) / 6)))  # at most ~6 labels: 10^0, 10^5, …
+        major = [float(k) for k in decades if min_value <= k <= max_value and k % every == 0]
+        if every > 1:
+            return [(float(every), major)]
         minor = [
             k + np.log10(m)
             for k in decades
@@ -63,18 +69,27 @@ class LossAxis(pg.AxisItem):
         return [(1.0, major), (None, minor)]
 
 
+def _key(colour: str, mark: str, name: str) -> str:
+    """A legend entry written into a plot's title (a legend box inside the plot covers data)."""
+    return f"<span style='color:{colour}'><b>{mark}</b> {name}</span>"
+
+
+def _set_title(plot: pg.PlotWidget, title: str) -> None:
+    plot.getPlotItem().setTitle(f"<span style='color:{INK}; font-size:10pt'>{title}</span>")
+
+
 def _plot(title: str, x_label: str, y_label: str, axis=None) -> pg.PlotWidget:
     plot = pg.PlotWidget(background="w", axisItems={"left": axis} if axis else None)
     item = plot.getPlotItem()
     item.hideButtons()
-    item.setTitle(f"<span style='color:{INK}; font-size:10pt'>{title}</span>")
+    _set_title(plot, title)
     item.setLabel("bottom", x_label, color=INK)
     item.setLabel("left", y_label, color=INK)
     item.setMenuEnabled(False)
     for side in ("left", "bottom"):
         plot.getAxis(side).setPen(INK)
         plot.getAxis(side).setTextPen(INK)
-    plot.setMinimumSize(190, 120)
+    plot.setMinimumSize(160, 120)
     return plot
 
 
@@ -101,17 +116,11 @@ class TrainingPlots(QWidget):
         self.smoothing = False
 
         self.loss_plot = _plot("Loss per epoch (MSE)", "epoch", "loss", LossAxis("left"))
-        self.loss_legend = self.loss_plot.addLegend(
-            offset=(-8, 8), labelTextColor=INK, brush=pg.mkBrush(255, 255, 255, 210)
-        )
         self.loss_raw = _long_curve(self.loss_plot, pg.mkPen(BLUE, width=1.5), "loss")
         self.loss_smooth = _long_curve(self.loss_plot, pg.mkPen(ORANGE, width=2))
         self.loss_smooth.hide()
 
         self.data_plot = _plot("Data and the fitted line", "x", "y")
-        self.data_plot.addLegend(
-            offset=(8, 8), labelTextColor=INK, brush=pg.mkBrush(255, 255, 255, 210)
-        )
         self.data_plot.getPlotItem().vb.disableAutoRange()  # a diverging line must not zoom out
         self.scatter = pg.ScatterPlotItem(size=5, pen=None, brush=pg.mkBrush(61, 90, 128, 120))
         self.data_plot.addItem(self.scatter)
@@ -138,13 +147,8 @@ class TrainingPlots(QWidget):
             self.surface_plot.addItem(marker)
 
         self.param_plot = _plot("w and b over time", "epoch", "value")
-        self.param_plot.addLegend(
-            offset=(-8, -8), labelTextColor=INK, brush=pg.mkBrush(255, 255, 255, 210), colCount=4
-        )
         self.w_curve = _long_curve(self.param_plot, pg.mkPen(ORANGE, width=2), "w")
         self.b_curve = _long_curve(self.param_plot, pg.mkPen(BLUE, width=2), "b")
-        self.param_plot.plot([], [], pen=pg.mkPen(GREEN, style=Qt.PenStyle.DashLine), name="true")
-        self.param_plot.plot([], [], pen=pg.mkPen(INK, style=Qt.PenStyle.DotLine), name="lstsq")
         self.true_w_line, self.true_b_line = (
             _hline(self.param_plot, GREEN),
             _hline(self.param_plot, GREEN),
@@ -166,8 +170,20 @@ class TrainingPlots(QWidget):
         self.info = info
         self.records.clear()
         self._ema = []
-        self.scatter.setData(info.x, info.y)
-        span = np.array([float(info.x.min()), float(info.x.max())])
+        shown = np.unique(np.linspace(0, len(info.x) - 1, SCATTER_POINTS).astype(np.int64))
+        self.scatter.setData(info.x[shown], info.y[shown])
+        keys = [_key(ORANGE, "—", "w·x + b")]
+        if info.true_w is not None:
+            keys.append(_key(GREEN, "- -", "true"))
+        if len(shown) < len(info.x):
+            keys.append(f"{len(shown):,} of {len(info.x):,} points")
+        _set_title(self.data_plot, "Data · " + " · ".join(keys))
+        keys = [_key(ORANGE, "—", "w"), _key(BLUE, "—", "b")]
+        if info.true_w is not None:
+            keys.append(_key(GREEN, "- -", "true"))
+        keys.append(_key(INK, "···", "lstsq"))
+        _set_title(self.param_plot, " ".join(keys[:2]) + " over time · " + " ".join(keys[2:]))
+        span = self._x_span()
         if info.true_w is not None:
             self.true_line.setData(span, info.true_w * span + info.true_b)
         else:
@@ -185,10 +201,11 @@ class TrainingPlots(QWidget):
         for plot in (self.loss_plot, self.param_plot):  # a fixed epoch axis is never re-laid out
             plot.getPlotItem().vb.enableAutoRange(x=False, y=True)
             plot.setXRange(0, info.config.epochs, padding=0.02)
-        x_pad = 0.05 * float(np.ptp(info.x) or 1.0)
+        x_low, x_high = span
+        x_pad = 0.05 * (x_high - x_low)
         y_pad = 0.05 * float(np.ptp(info.y) or 1.0)
         self.data_plot.setRange(
-            xRange=(float(info.x.min()) - x_pad, float(info.x.max()) + x_pad),
+            xRange=(x_low - x_pad, x_high + x_pad),
             yRange=(float(info.y.min()) - y_pad, float(info.y.max()) + y_pad),
             padding=0,
         )
@@ -201,8 +218,9 @@ class TrainingPlots(QWidget):
             (self.ls_w_line, ls_w),
             (self.ls_b_line, ls_b),
         ):
-            line.setVisible(value is not None)
-            if value is not None:
+            shown = value is not None and bool(np.isfinite(value))  # pyqtgraph never sees NaN
+            line.setVisible(shown)
+            if shown:
                 line.setValue(value)
         self._redraw()
 
@@ -219,10 +237,10 @@ class TrainingPlots(QWidget):
     def set_smoothing(self, on: bool) -> None:
         self.smoothing = on
         self.loss_smooth.setVisible(on)
+        title = "Loss per epoch (MSE)"
         if on:
-            self.loss_legend.addItem(self.loss_smooth, f"EMA (α = {EMA_ALPHA})")
-        else:
-            self.loss_legend.removeItem(self.loss_smooth)
+            title = f"{_key(BLUE, '—', 'loss')} · {_key(ORANGE, '—', f'EMA (α = {EMA_ALPHA})')}"
+        _set_title(self.loss_plot, title)
 
     def _redraw(self) -> None:
         epochs, loss = self.records.column(0), self.records.column(1)
@@ -244,7 +262,19 @@ class TrainingPlots(QWidget):
         if far.any():  # a diverged path: Qt cannot draw a segment out to 1e18; stop it there
             path_w, path_b = np.where(far, np.nan, path_w), np.where(far, np.nan, path_b)
         self.path.setData(path_w, path_b, connect="finite")
-        self.current_marker.setData([current[0]], [current[1]])
-        x = np.array([float(self.info.x.min()), float(self.info.x.max())])
+        finite = bool(np.isfinite(current).all())
+        self.current_marker.setData(*(([current[0]], [current[1]]) if finite else ([], [])))
+        x = self._x_span()
         with np.errstate(all="ignore"):
-            self.fit_line.setData(x, current[0] * x + current[1], connect="finite")
+            line = current[0] * x + current[1]
+        if finite and np.isfinite(line).all():
+            self.fit_line.setData(x, line)
+        else:  # a diverged line is not drawn (and no NaN reaches pyqtgraph)
+            self.fit_line.setData([], [])
+
+    def _x_span(self) -> np.ndarray:
+        """The x range lines are drawn over; ±1 around a constant x, so a line shows."""
+        low, high = float(self.info.x.min()), float(self.info.x.max())
+        if high - low <= 1e-12 * max(1.0, abs(low)):
+            low, high = low - 1.0, high + 1.0
+        return np.array([low, high])

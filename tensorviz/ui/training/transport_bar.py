@@ -77,29 +77,59 @@ class TransportBar(QWidget):
         self.export_button.setMenu(menu)
         self.speed.valueChanged.connect(self._on_speed_changed)
 
-        controls = QHBoxLayout()
-        controls.setContentsMargins(0, 0, 0, 0)
-        for button in (self.play_button, self.epoch_button, self.phase_button, self.reset_button):
-            controls.addWidget(button)
-        controls.addStretch(1)
         self.graph_button = QPushButton("Loss graph")
         self.graph_button.setToolTip(
             "Open the autograd graph of the loss at the current w, b in the Autograd graph area"
         )
         self.graph_button.clicked.connect(self.loss_graph_requested)
-        controls.addWidget(self.graph_button)
-        controls.addWidget(self.export_button)
-        readout = QHBoxLayout()
-        readout.setContentsMargins(0, 0, 0, 0)
-        readout.addWidget(self.progress, 1)
-        readout.addWidget(self.speed)
-        readout.addWidget(self.speed_label)
-        readout.addWidget(self.log_scale)
-        readout.addWidget(self.smoothing)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(controls)
-        layout.addLayout(readout)
+        layout.setSpacing(4)
+        self._lines = [QHBoxLayout() for _ in range(3)]
+        for line in self._lines:
+            line.setContentsMargins(0, 0, 0, 0)
+            layout.addLayout(line)
+        self.compact: bool | None = None
+        self._arrange(compact=True)
+        compact_width = layout.minimumSize().width()
+        self._arrange(compact=False)
+        # Wide only where the progress keeps room for "epoch 500 / 500 · loss 1.2345 · … · paused".
+        self._wide_width = (
+            layout.minimumSize().width()
+            + self.progress.fontMetrics().horizontalAdvance(
+                "epoch 500 / 500 · loss 3.3816 · 0.26 s · finished"
+            )
+            - self.progress.minimumWidth()
+        )
+        self.setMinimumWidth(compact_width)  # below the wide width, resizeEvent goes compact
+
+    def _arrange(self, compact: bool) -> None:
+        """Wide: the buttons, then the progress beside the speed and the plot options. Compact
+        (a narrow window): the progress gets a row of its own, so it is never cut."""
+        if compact == self.compact:
+            return
+        self.compact = compact
+        for line in self._lines:
+            while line.count():
+                line.takeAt(0)  # the widgets stay where they are; only layout items go
+        buttons = [self.play_button, self.epoch_button, self.phase_button, self.reset_button]
+        options = [self.speed, self.speed_label, self.log_scale, self.smoothing]
+        extras = [self.graph_button, self.export_button]
+        if compact:
+            rows = [[*buttons, None], [self.progress], [*options, None, *extras]]
+        else:
+            rows = [[*buttons, None, *extras], [self.progress, *options], []]
+        self.speed_label.setVisible(not compact)  # the slider's tooltip names the speed
+        for line, row in zip(self._lines, rows, strict=True):
+            for item in row:
+                if item is None:
+                    line.addStretch(1)
+                else:
+                    line.addWidget(item, 1 if item is self.progress else 0)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 — Qt override
+        super().resizeEvent(event)
+        self._arrange(compact=event.size().width() < self._wide_width)
 
     def show_state(self, running: bool, idle: bool, can_reset: bool) -> None:
         self.play_button.setText("❚❚  Pause" if running else "▶  Play")
@@ -110,3 +140,4 @@ class TransportBar(QWidget):
 
     def _on_speed_changed(self, level: int) -> None:
         self.speed_label.setText(SPEEDS[level][0])
+        self.speed.setToolTip(f"Speed: {SPEEDS[level][0]} (from slow motion to full speed)")
