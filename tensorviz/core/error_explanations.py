@@ -32,11 +32,10 @@ class ExplainedError:
     fix: str
 
     def text(self) -> str:
-        """Everything as plain text, for the CLI and the clipboard."""
-        return (
-            f"{self.title}\n\ntorch says: {self.torch_message}\n\n"
-            f"Why: {self.explanation}\n\nFix: {self.fix}"
-        )
+        """Everything as plain text, for the CLI and the clipboard (no "torch says" for the
+        app's own findings, which have no torch message)."""
+        said = f"torch says: {self.torch_message}\n\n" if self.torch_message else ""
+        return f"{self.title}\n\n{said}Why: {self.explanation}\n\nFix: {self.fix}"
 
 
 UNKNOWN_TITLE = "torch refused this operation"

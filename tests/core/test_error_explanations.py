@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch.nn import functional
 
-from tensorviz.core.error_explanations import UNKNOWN_EXPLANATION, explain_error
+from tensorviz.core.error_explanations import UNKNOWN_EXPLANATION, ExplainedError, explain_error
 
 # --- dtypes and devices ---------------------------------------------------------------------
 
@@ -276,3 +276,8 @@ def test_explain_error_never_raises_and_keeps_torch_message(
     assert explained.kind and explained.title and explained.explanation and explained.fix
     out_of_memory = explain_error(torch.OutOfMemoryError(message), op, inputs, params)
     assert out_of_memory.kind == "out_of_memory"
+
+
+def test_text_of_the_apps_own_finding_has_no_torch_part():
+    own = ExplainedError("diverged", "The loss diverged", "", "lr too large", "lower lr")
+    assert "torch says" not in own.text() and "lr too large" in own.text()
