@@ -5,34 +5,13 @@ import csv
 
 import pytest
 import torch
+from panel_driving import TIMEOUT, configure
 from PySide6.QtCore import Qt
 
 from tensorviz.core.training import PHASES, Trainer
 from tensorviz.core.training_data import TrainingConfig
 from tensorviz.ui.training.training_panel import TrainingPanel
 from tensorviz.ui.training.training_worker import FULL_SPEED
-
-TIMEOUT = 20_000
-
-
-@pytest.fixture
-def panel(qtbot):
-    widget = TrainingPanel(["cpu"])
-    qtbot.addWidget(widget)
-    widget.resize(1100, 740)
-    widget.show()
-    qtbot.waitUntil(lambda: widget.state == "ready", timeout=TIMEOUT)
-    yield widget
-    widget.shutdown()
-    assert not widget.thread.is_running()
-
-
-def configure(qtbot, panel, **values):
-    """Set form fields (each edit resets the experiment) and wait for the new experiment."""
-    for name, value in values.items():
-        box = getattr(panel.form, name)
-        box.setChecked(value) if isinstance(value, bool) else box.setValue(value)
-    qtbot.waitUntil(lambda: panel.state == "ready", timeout=TIMEOUT)
 
 
 def test_full_run_equals_the_core_trainer(qtbot, panel):

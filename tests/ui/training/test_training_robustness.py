@@ -5,32 +5,12 @@ constant x never feeds NaN to the plots; the area stays readable at the window's
 import numpy as np
 import pytest
 import torch
+from panel_driving import TIMEOUT, configure
 
 from tensorviz.core.training import Trainer
 from tensorviz.core.training_data import TrainingConfig
-from tensorviz.ui.training.training_panel import TrainingPanel
 
-TIMEOUT = 20_000
 INTERRUPT_TIMEOUT = 5_000  # a bound for the wait, not a measured time: the epoch takes minutes
-
-
-@pytest.fixture
-def panel(qtbot):
-    widget = TrainingPanel(["cpu"])
-    qtbot.addWidget(widget)
-    widget.resize(1100, 740)
-    widget.show()
-    qtbot.waitUntil(lambda: widget.state == "ready", timeout=TIMEOUT)
-    yield widget
-    assert widget.shutdown()
-    assert not widget.thread.is_running()
-
-
-def configure(qtbot, panel, **values):
-    for name, value in values.items():
-        box = getattr(panel.form, name)
-        box.setChecked(value) if isinstance(value, bool) else box.setValue(value)
-    qtbot.waitUntil(lambda: panel.state == "ready", timeout=TIMEOUT)
 
 
 def start_long_epoch(qtbot, panel):
