@@ -121,11 +121,7 @@ class IdentityCard(QWidget):
         self.code.setText(f"<code>{escape(code or self._code_of(entry))}</code>")
         self.code.show()
         self._show_verdict(verdict)
-        inputs = [n for n in entry.provenance.inputs]
-        self.origin.setText(
-            f"made by <b>{escape(entry.provenance.op)}</b>"
-            + (f" from {self._links(inputs)}" if inputs else "")
-        )
+        self.origin.setText(self._origin(entry.provenance))
         self.origin.show()
         others = [n for n in sharing if n != entry.name]
         self.sharing.setText(
@@ -136,6 +132,17 @@ class IdentityCard(QWidget):
         self.notes.setText("<br><br>".join(escape(n, quote=False) for n in entry.notes))
         self.notes.setVisible(bool(entry.notes))
         self._show_numpy(entry)
+
+    def _origin(self, provenance) -> str:
+        if provenance.op == "script":  # "from script, line 6 (model[0].weight)"
+            line, path = provenance.params.get("line"), provenance.params.get("path", "")
+            where = f", line {line}" if line else ""
+            inside = f" ({escape(path)})" if path and path not in provenance.code else ""
+            return f"from <b>script</b>{where}{inside}"
+        inputs = list(provenance.inputs)
+        return f"made by <b>{escape(provenance.op)}</b>" + (
+            f" from {self._links(inputs)}" if inputs else ""
+        )
 
     def _code_of(self, entry: WorkspaceEntry) -> str:
         lines = entry.provenance.code.splitlines() or [entry.provenance.op]

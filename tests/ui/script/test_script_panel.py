@@ -187,7 +187,9 @@ def test_app_flow_graph_button_opens_the_autograd_graph(qtbot, window):
     assert window.current_area() == "layout"
     window.show_area("script")
     panel.captured.workbench_button.click()
-    assert window.current_area() == "workbench" and window.panel("workbench").selected == "w"
+    workbench = window.panel("workbench")
+    assert window.current_area() == "workbench" and workbench.selected == "w"
+    assert workbench.identity.origin.text() == "from <b>script</b>, line 1"
     window.undo()  # Edit → Undo in the Workbench takes the whole run back
     assert "loss" not in window.context.workspace
 
