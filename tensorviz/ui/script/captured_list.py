@@ -47,12 +47,12 @@ class CapturedList(QWidget):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.currentItemChanged.connect(self._on_current_changed)
         self.tree.itemDoubleClicked.connect(self._on_double_clicked)
-        self.graph_button = QPushButton("Autograd graph")
-        self.graph_button.setToolTip("Open the graph autograd recorded for this tensor")
+        self.graph_button = QPushButton("Graph")
+        self.graph_button.setToolTip("Open the Autograd graph of this tensor")
         self.workbench_button = QPushButton("Workbench")
-        self.workbench_button.setToolTip("Show this tensor's identity and values")
-        self.layout_button = QPushButton("Memory layout")
-        self.layout_button.setToolTip("Show how this tensor reads its storage")
+        self.workbench_button.setToolTip("Open the Workbench on this tensor: identity and values")
+        self.layout_button = QPushButton("Layout")
+        self.layout_button.setToolTip("Open the Memory layout: how it reads storage")
         self.graph_button.clicked.connect(lambda: self._emit(self.graph_requested))
         self.workbench_button.clicked.connect(lambda: self._emit(self.workbench_requested))
         self.layout_button.clicked.connect(lambda: self._emit(self.layout_requested))
@@ -128,7 +128,7 @@ class CapturedList(QWidget):
         has_graph = name is not None and self.workspace.tensor(name).grad_fn is not None
         self.graph_button.setEnabled(has_graph)
         self.graph_button.setToolTip(
-            "Open the graph autograd recorded for this tensor"
+            "Open the Autograd graph of this tensor"
             if has_graph
             else "Only a tensor made by an operation on tensors that require grad has a graph"
         )
