@@ -210,7 +210,7 @@ def _leaf_attributes(fn, names: LeafNames, serial: int) -> dict:
 def output_shapes(fn) -> tuple[tuple[int, ...], ...]:
     """Shapes of the forward op's outputs (the gradients this node receives), when torch says."""
     try:
-        return tuple(tuple(meta.shape) for meta in fn._input_metadata)
+        return tuple([tuple(meta.shape) for meta in fn._input_metadata])
     except (AttributeError, RuntimeError, TypeError):
         return ()
 
@@ -245,6 +245,7 @@ def _extract_graph(roots, names, root_names) -> AutogradGraph:
     labels = list(root_names) if root_names is not None else []
     graph = nx.DiGraph()
     result = AutogradGraph(graph, [])
+    node_of_fn = result.node_of_fn
     pending: list = []
     leaf_serial = 0
     # nodes and edges are collected in walk order and added to networkx in two bulk calls
@@ -254,10 +255,11 @@ def _extract_graph(roots, names, root_names) -> AutogradGraph:
     def node_for(fn) -> str:
         nonlocal leaf_serial
         key = id(fn)
-        if key in result.node_of_fn:
-            return result.node_of_fn[key]
-        node_id = f"n{len(result.node_of_fn)}"
-        result.node_of_fn[key] = node_id
+        node_id = node_of_fn.get(key)
+        if node_id is not None:
+            return node_id
+        node_id = f"n{len(node_of_fn)}"
+        node_of_fn[key] = node_id
         result.functions[node_id] = fn
         if type(fn).__name__ == "AccumulateGrad":
             leaf_serial += 1
@@ -291,7 +293,7 @@ def _extract_graph(roots, names, root_names) -> AutogradGraph:
             edges[(source, root_id)] = {"output_nr": nr, "input_nrs": (0,), "output_nrs": (nr,)}
     while pending:
         fn, attributes = pending.pop()
-        consumer = result.node_of_fn[id(fn)]
+        consumer = node_of_fn[id(fn)]
         cut = []
         for input_nr, (next_fn, output_nr) in enumerate(fn.next_functions):
             if next_fn is None:
@@ -309,9 +311,21 @@ def _extract_graph(roots, names, root_names) -> AutogradGraph:
                     "output_nrs": (output_nr,),
                 }
         attributes["cut_inputs"] = tuple(cut)
-    graph.add_nodes_from(node_rows)
-    graph.add_edges_from((source, target, data) for (source, target), data in edges.items())
+    _fill(graph, node_rows, edges)
     return result
+
+
+def _fill(graph: nx.DiGraph, node_rows: list, edges: dict) -> None:
+    """add_nodes_from + add_edges_from into a new, empty DiGraph (plain dict factories) without
+    their copy of every attribute dict: the walk's own dicts become the graph's."""
+    attributes, successors, predecessors = graph._node, graph._succ, graph._pred
+    for node, data in node_rows:
+        attributes[node] = data
+        successors[node] = {}
+        predecessors[node] = {}
+    for (source, target), data in edges.items():
+        successors[source][target] = data
+        predecessors[target][source] = data
 
 
 def output_count(graph: nx.DiGraph, node_id: str) -> int:

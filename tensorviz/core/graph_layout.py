@@ -61,6 +61,14 @@ class GraphLayout:
         return self.stubs_of.get(node, [node] if node in self.nodes else [])
 
 
+def _frozen(cls, **fields):
+    """An instance of the frozen dataclass `cls` from all its fields, made without its
+    generated __init__ (one object.__setattr__ per field): a layout makes thousands."""
+    made = object.__new__(cls)
+    object.__setattr__(made, "__dict__", fields)
+    return made
+
+
 def node_width(label: str, detail: str = "") -> float:
     return max(56.0, CHAR_WIDTH * max(len(label), len(detail)) + 22.0)
 
@@ -79,75 +87,104 @@ def node_detail(data: dict) -> str:
     return _shape_text(shape) if shape is not None else ""
 
 
+def _box_width(data: dict, memo: dict[tuple, float]) -> float:
+    """node_width of a node's two lines (room for an AccumulateGrad's .grad), memoised on what
+    the lines are made of."""
+    text = (data["kind"], data["label"], data.get("shape"), data.get("output_shapes"))
+    try:
+        width = memo.get(text)
+    except TypeError:  # shapes given as lists: not memoised
+        text, width = None, None
+    if width is None:
+        room = "grad = -0.0000" if data["kind"] == "accumulate_grad" else ""
+        width = node_width(data["label"], max(node_detail(data), room, key=len))
+        if text is not None:
+            memo[text] = width
+    return width
+
+
 @dataclass
 class _WorkGraph:
-    """The graph as laid out: hubs split into stubs; plain lists, in the graph's order."""
+    """The graph as laid out: hubs split into stubs; nodes are integer ids (list positions), in
+    the graph's order."""
 
-    nodes: list[str]
-    data: dict[str, dict]  # node → the graph's attribute dict (shared, not copied)
-    edges: list[tuple[str, str, dict]]  # (source, target, edge attributes)
-    owner: dict[str, str]  # layout key → the graph node it shows
+    keys: list[str]  # id → layout key: the node id, or "node@k" for a hub's k-th stub
+    data: list[dict]  # id → the graph's attribute dict (shared, not copied)
+    owner: list[str]  # id → the graph node it shows
+    edges: list[tuple[int, int, dict]]  # (source, target, edge attributes)
     stubs_of: dict[str, list[str]]  # hub → its stub keys
 
 
 def split_hubs(graph: nx.DiGraph, min_uses: int = HUB_MIN_USES) -> _WorkGraph:
     """`graph` where each source read by ≥ min_uses consumers becomes one stub per use."""
-    work, stub_edges = _WorkGraph([], {}, [], {}, {}), []
+    work, stub_edges = _WorkGraph([], [], [], [], {}), []
+    keys, owner, data_of = work.keys, work.owner, work.data
     successors, predecessors = graph._succ, graph._pred  # adjacency dicts: no view objects
+    index: dict[str, int] = {}  # a graph node that is not a hub → its id
     for node, data in graph.nodes(data=True):
         if not predecessors[node] and len(successors[node]) >= min_uses:
-            keys = work.stubs_of[node] = [f"{node}@{k}" for k in range(len(successors[node]))]
-            for key, (consumer, edge) in zip(keys, successors[node].items(), strict=True):
-                work.owner[key] = node
-                work.data[key] = data
-                work.nodes.append(key)
-                stub_edges.append((key, consumer, edge))
+            stubs = work.stubs_of[node] = [f"{node}@{k}" for k in range(len(successors[node]))]
+            for key, (consumer, edge) in zip(stubs, successors[node].items(), strict=True):
+                stub_edges.append((len(keys), consumer, edge))
+                keys.append(key)
+                owner.append(node)
+                data_of.append(data)
         else:
-            work.owner[node] = node
-            work.data[node] = data
-            work.nodes.append(node)
+            index[node] = len(keys)
+            keys.append(node)
+            owner.append(node)
+            data_of.append(data)
     for source, targets in successors.items():
         if source not in work.stubs_of:
-            work.edges.extend((source, target, edge) for target, edge in targets.items())
-    work.edges += stub_edges
+            at = index[source]
+            work.edges.extend([(at, index[target], edge) for target, edge in targets.items()])
+    work.edges += [(stub, index[consumer], edge) for stub, consumer, edge in stub_edges]
     return work
 
 
-def assign_layers(nodes: list[str], edges) -> dict[str, int]:
-    """Layer 0 at the top; every edge goes down; each node right above its deepest consumer."""
-    consumers: dict[str, list[str]] = {node: [] for node in nodes}
-    readers: dict[str, list[str]] = {node: [] for node in nodes}
+def assign_layers(count: int, edges) -> list[int]:
+    """The layer of each of `count` nodes (ids 0..count-1; edges are (source, target, ...)):
+    layer 0 at the top; every edge goes down; each node right above its deepest consumer."""
+    consumers: list[list[int]] = [[] for _ in range(count)]
+    readers: list[list[int]] = [[] for _ in range(count)]
     for edge in edges:
         consumers[edge[0]].append(edge[1])
         readers[edge[1]].append(edge[0])
-    waiting = {node: len(below) for node, below in consumers.items()}  # consumers not placed
-    height: dict[str, int] = {}
-    ready = [node for node in nodes if not consumers[node]]
+    waiting = [len(below) for below in consumers]  # consumers not placed yet
+    height = [0] * count
+    ready = [node for node in range(count) if not waiting[node]]
+    placed = 0
     while ready:
         node = ready.pop()
         below = consumers[node]
-        height[node] = 1 + max([height[c] for c in below]) if below else 0
+        if below:
+            height[node] = 1 + max([height[c] for c in below])
+        placed += 1
         for source in readers[node]:
             waiting[source] -= 1
             if not waiting[source]:
                 ready.append(source)
-    if len(height) != len(nodes):
+    if placed != count:
         raise nx.NetworkXUnfeasible("the graph has a cycle")
-    top = max(height.values(), default=0)
-    return {node: top - height[node] for node in nodes}
+    top = max(height, default=0)
+    return [top - h for h in height]
 
 
-def _place_layer(layer, desired, widths) -> list[float]:
+def _place_layer(layer, desired, gaps) -> list[float]:
     """Positions as close to `desired` as the ordered widths allow (mean of a left and a right
-    packing; both keep every gap, so their mean does too)."""
+    packing; both keep every gap, so their mean does too). `gaps[i]`: the least distance
+    between the centres of layer[i] and layer[i + 1]."""
     n = len(layer)
-    gaps = [(widths[layer[i]] + widths[layer[i + 1]]) / 2 + NODE_GAP for i in range(n - 1)]
-    left = [0.0] * n
-    for i in range(n):
-        left[i] = desired[i] if i == 0 else max(desired[i], left[i - 1] + gaps[i - 1])
-    right = [0.0] * n
-    for i in range(n - 1, -1, -1):
-        right[i] = desired[i] if i == n - 1 else min(desired[i], right[i + 1] - gaps[i])
+    left = desired[:]
+    for i in range(1, n):
+        packed = left[i - 1] + gaps[i - 1]
+        if packed > left[i]:
+            left[i] = packed
+    right = desired[:]
+    for i in range(n - 2, -1, -1):
+        packed = right[i + 1] - gaps[i]
+        if packed < right[i]:
+            right[i] = packed
     return [(a + b) / 2 for a, b in zip(left, right, strict=True)]
 
 
@@ -160,29 +197,41 @@ def _assign_x(order: Ordering, widths: list[float], sweeps: int = 4) -> list[flo
     """x of every node (by index): packed left, then each layer in turn pulled to the median of
     its neighbours above (downward sweeps) or below (upward), keeping the order and the gaps."""
     x = [0.0] * len(order.names)
+    gaps_of = []  # per layer: least centre distances of neighbours (the order is fixed here)
     for layer in order.layers:
         cursor = 0.0
         for node in layer:
             x[node] = cursor + widths[node] / 2
             cursor += widths[node] + NODE_GAP
+        pairs = zip(layer, layer[1:], strict=False)
+        gaps_of.append([(widths[a] + widths[b]) / 2 + NODE_GAP for a, b in pairs])
+    layers = list(zip(order.layers, gaps_of, strict=True))
     for sweep in range(sweeps):
         downward = sweep % 2 == 0
         neighbours = order.up if downward else order.down
-        for layer in order.layers if downward else reversed(order.layers):
+        for layer, gaps in layers if downward else reversed(layers):
             desired = []
             for node in layer:
                 near = neighbours[node]
-                if len(near) == 1:
+                count = len(near)
+                if count == 1:
                     desired.append(x[near[0]])
+                elif count == 2:
+                    desired.append((x[near[0]] + x[near[1]]) / 2)  # the median of two
                 elif near:
                     desired.append(_median(sorted([x[m] for m in near])))
                 else:
                     desired.append(x[node])
             if len(layer) == 1:
                 x[layer[0]] = desired[0]
-                continue
-            for node, value in zip(layer, _place_layer(layer, desired, widths), strict=True):
-                x[node] = value
+            elif len(layer) == 2:  # _place_layer, unrolled for the commonest case
+                first, second = desired
+                gap = gaps[0]
+                x[layer[0]] = (first + min(first, second - gap)) / 2
+                x[layer[1]] = (max(second, first + gap) + second) / 2
+            else:
+                for node, value in zip(layer, _place_layer(layer, desired, gaps), strict=True):
+                    x[node] = value
     return x
 
 
@@ -194,29 +243,26 @@ def _spread(count: int, width: float) -> list[float]:
     return [-span / 2 + span * i / (count - 1) for i in range(count)]
 
 
-def _port_offsets(chains, x, widths):
-    """Where each edge leaves its source's bottom and meets its target's top: spread in the
-    order of the neighbour they come from, so edges into one node do not pile onto one point."""
-    outgoing: dict[str, list] = {}
-    incoming: dict[str, list] = {}
-    for (source, target), chain in chains.items():
-        outgoing.setdefault(source, []).append((x[chain[0] if chain else target], target))
-        incoming.setdefault(target, []).append((x[chain[-1] if chain else source], source))
-    starts, ends = {}, {}
-    for source, items in outgoing.items():
-        if len(items) == 1:
-            starts[(source, items[0][1])] = 0.0
-            continue
-        items.sort()
-        for offset, (_, target) in zip(_spread(len(items), widths[source]), items, strict=True):
-            starts[(source, target)] = offset
-    for target, items in incoming.items():
-        if len(items) == 1:
-            ends[(items[0][1], target)] = 0.0
-            continue
-        items.sort()
-        for offset, (_, source) in zip(_spread(len(items), widths[target]), items, strict=True):
-            ends[(source, target)] = offset
+def _port_offsets(routes, x, widths, keys, order: Ordering):
+    """Where each edge leaves its source's bottom and meets its target's top (offsets from the
+    centres, per route): spread in the order of the neighbour they come from, so edges into
+    one node do not pile onto one point. Ties break on the neighbour's layout key."""
+    outgoing: dict[int, list] = {}  # only nodes with several edges out / in: the others get 0
+    incoming: dict[int, list] = {}
+    up, down = order.up, order.down
+    for index, (source, target, chain, _) in enumerate(routes):
+        if len(down[source]) > 1:
+            first = chain[0] if chain else target
+            outgoing.setdefault(source, []).append((x[first], keys[target], index))
+        if len(up[target]) > 1:
+            last = chain[-1] if chain else source
+            incoming.setdefault(target, []).append((x[last], keys[source], index))
+    starts, ends = [0.0] * len(routes), [0.0] * len(routes)
+    for offsets, grouped in ((starts, outgoing), (ends, incoming)):
+        for node, items in grouped.items():
+            items.sort()
+            for offset, item in zip(_spread(len(items), widths[node]), items, strict=True):
+                offsets[item[2]] = offset
     return starts, ends
 
 
@@ -230,61 +276,55 @@ def _layout_graph(graph: nx.DiGraph, hub_min_uses: int) -> GraphLayout:
     if graph.number_of_nodes() == 0:
         return GraphLayout({}, [], [], 0.0, 0.0)
     work = split_hubs(graph, hub_min_uses)
-    owner, stubs_of = work.owner, work.stubs_of
-    layer_of = assign_layers(work.nodes, work.edges)
-    widths: dict = {}
-    width_of_data: dict[int, float] = {}  # a hub's stubs share one attribute dict
-    for node, data in work.data.items():
-        width = width_of_data.get(id(data))
-        if width is None:
-            room = "grad = -0.0000" if data["kind"] == "accumulate_grad" else ""  # its .grad
-            width = node_width(data["label"], max(node_detail(data), room, key=len))
-            width_of_data[id(data)] = width
-        widths[node] = width
-    layers: list[list] = [[] for _ in range(max(layer_of.values()) + 1)]
-    for node in work.nodes:  # graph order: the deterministic starting order
-        layers[layer_of[node]].append(node)
-    chains: dict[tuple[str, str], list[tuple[str, str, int]]] = {}
-    output_nrs_of = {}
-    short_edges: list[tuple] = []
+    owner, keys = work.owner, work.keys
+    level = assign_layers(len(keys), work.edges)  # per id; bend points of long edges get ids
+    width_of: dict[tuple, float] = {}  # most nodes repeat another's label and shapes
+    widths = [_box_width(data, width_of) for data in work.data]
+    layers: list[list[int]] = [[] for _ in range(max(level) + 1)]
+    for node, k in enumerate(level):  # graph order: the deterministic starting order
+        layers[k].append(node)
+    routes = []  # (source, target, bend points, output_nrs) per edge
+    up: list[list[int]] = [[] for _ in keys]  # neighbours one layer up / down, bends included
+    down: list[list[int]] = [[] for _ in keys]
     for source, target, edge in work.edges:
-        output_nrs_of[(source, target)] = tuple(sorted(set(edge.get("output_nrs", (0,)))))
         previous, chain = source, []
-        for k in range(layer_of[source] + 1, layer_of[target]):
-            dummy = (source, target, k)  # a bend point of a long edge: a tuple, never a node id
-            widths[dummy] = DUMMY_WIDTH
+        for k in range(level[source] + 1, level[target]):
+            dummy = len(widths)  # a bend point of a long edge
+            widths.append(DUMMY_WIDTH)
+            level.append(k)
             layers[k].append(dummy)
             chain.append(dummy)
-            short_edges.append((previous, dummy))
+            down[previous].append(dummy)
+            up.append([previous])
+            down.append([])
             previous = dummy
-        short_edges.append((previous, target))
-        chains[(source, target)] = chain
-    order = Ordering(layers, short_edges)
+        down[previous].append(target)
+        up[target].append(previous)
+        routes.append((source, target, chain, tuple(sorted(set(edge.get("output_nrs", (0,)))))))
+    order = Ordering.of_ids(layers, up, down)
     huge = len(order.names) > HUGE_GRAPH
     sweeps_without_gain = 1 if huge else 2
     crossings = reduce_crossings(order, stale_limit=sweeps_without_gain)
-    x_list = _assign_x(order, [widths[n] for n in order.names], 2 if huge else 4)
-    left = min(x - widths[n] / 2 for n, x in zip(order.names, x_list, strict=True))
-    x = {n: value - left for n, value in zip(order.names, x_list, strict=True)}
+    x = _assign_x(order, widths, 2 if huge else 4)
+    left = min([value - width / 2 for value, width in zip(x, widths, strict=True)])
+    x = [value - left for value in x]
     y_of = [k * LAYER_GAP + NODE_HEIGHT / 2 for k in range(len(layers))]
     nodes = {}
-    for node in work.nodes:
-        stub = owner[node] != node
-        placed = PlacedNode(node, owner[node], x[node], y_of[layer_of[node]], widths[node],
-                            NODE_HEIGHT, stub)  # fmt: skip
-        nodes[node] = placed
-    starts, ends = _port_offsets(chains, x, widths)
+    for node, key in enumerate(keys):
+        nodes[key] = _frozen(PlacedNode, key=key, node=owner[node], x=x[node],
+                             y=y_of[level[node]], width=widths[node], height=NODE_HEIGHT,
+                             stub=owner[node] != key)  # fmt: skip
+    starts, ends = _port_offsets(routes, x, widths, keys, order)
     edges = []
     half = NODE_HEIGHT / 2
-    for (source, target), chain in chains.items():
-        points = [(x[source] + starts[(source, target)], y_of[layer_of[source]] + half)]
-        points += [(x[d], y_of[d[2]]) for d in chain]
-        points.append((x[target] + ends[(source, target)], y_of[layer_of[target]] - half))
-        edges.append(
-            EdgeRoute(owner[source], target, tuple(points), output_nrs_of[(source, target)])
-        )
+    for (source, target, chain, output_nrs), start, end in zip(routes, starts, ends, strict=True):
+        points = [(x[source] + start, y_of[level[source]] + half)]
+        points += [(x[d], y_of[level[d]]) for d in chain]
+        points.append((x[target] + end, y_of[level[target]] - half))
+        edges.append(_frozen(EdgeRoute, source=owner[source], target=keys[target],
+                             points=tuple(points), output_nrs=output_nrs))  # fmt: skip
     width = max(p.x + p.width / 2 for p in nodes.values())
     height = len(layers) * LAYER_GAP - (LAYER_GAP - NODE_HEIGHT)
-    names = order.names
-    visible = [[names[i] for i in layer if isinstance(names[i], str)] for layer in order.layers]
-    return GraphLayout(nodes, edges, visible, width, height, crossings, stubs_of)
+    count = len(keys)
+    visible = [[keys[i] for i in layer if i < count] for layer in order.layers]
+    return GraphLayout(nodes, edges, visible, width, height, crossings, work.stubs_of)

@@ -55,6 +55,18 @@ class Ordering:
         self.renumber()
         self.gaps: list[int] = []  # crossings between layer k and k + 1, as last counted
 
+    @classmethod
+    def of_ids(cls, layers: list[list[int]], up: list[list[int]], down: list[list[int]]):
+        """An Ordering of nodes already numbered 0..n-1 (each in one of `layers`), given each
+        node's neighbours above and below: no renaming (the names are the ids)."""
+        order = cls.__new__(cls)
+        order.names = list(range(len(up)))
+        order.layers, order.up, order.down = layers, up, down
+        order.position = [0] * len(up)
+        order.renumber()
+        order.gaps = []
+        return order
+
     def renumber(self) -> None:
         position = self.position
         for layer in self.layers:
@@ -91,7 +103,13 @@ class Ordering:
             keyed = []
             for i, node in enumerate(layer):
                 near = near_of[node]
-                keyed.append((sum(position[m] for m in near) / len(near) if near else i, i, node))
+                count = len(near)
+                if count == 1:  # the commonest case: the one neighbour's position
+                    keyed.append((position[near[0]], i, node))
+                elif count:
+                    keyed.append((sum([position[m] for m in near]) / count, i, node))
+                else:
+                    keyed.append((i, i, node))
             keyed.sort()
             self.layers[k] = layer = [node for _, _, node in keyed]
             for i, node in enumerate(layer):

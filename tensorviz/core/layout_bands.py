@@ -23,23 +23,15 @@ class LayoutBands:
         self.band_height = band_layers * LAYER_GAP
         nodes = list(layout.nodes.values())
         self.node_keys = [p.key for p in nodes]
-        x, y, w, h = (
-            np.array([(p.x, p.y, p.width, p.height) for p in nodes], float).reshape(-1, 4).T
-        )
+        flat = [value for p in nodes for value in (p.x, p.y, p.width, p.height)]
+        x, y, w, h = np.array(flat, float).reshape(-1, 4).T  # a flat list converts fastest
         self.boxes = np.column_stack([x - w / 2, y - h / 2, x + w / 2, y + h / 2])
         self.kinds = np.array([kind_of.get(key, 0) for key in self.node_keys], dtype=np.int64)
         self.band_count = max(1, int(layout.height // self.band_height) + 1)
-        self._nodes_in: list[list[str]] = [[] for _ in range(self.band_count)]
-        for key, band in zip(self.node_keys, self._bands_of(self.boxes[:, 1]), strict=True):
-            self._nodes_in[band].append(key)
+        self._nodes_in: list[list[str]] | None = None  # per band; made when first asked for
+        self._edges_in: list[list[int]] | None = None
         routes = layout.edges
-        ends = np.array([(r.points[0][1], r.points[-1][1]) for r in routes], float).reshape(-1, 2)
-        self._edges_in: list[list[int]] = [[] for _ in range(self.band_count)]
-        first, last = self._bands_of(ends[:, 0]), self._bands_of(ends[:, 1])
-        for index, (low, high) in enumerate(zip(first, last, strict=True)):
-            for band in range(low, high + 1):
-                self._edges_in[band].append(index)
-        points = np.array([p for r in routes for p in r.points], float).reshape(-1, 2)
+        points = np.array([v for r in routes for p in r.points for v in p], float).reshape(-1, 2)
         counts = np.array([len(r.points) for r in routes], dtype=np.int64)
         starts = np.ones(len(points), dtype=bool)  # a segment starts at every point but the last
         starts[np.cumsum(counts) - 1] = False
@@ -58,10 +50,23 @@ class LayoutBands:
 
     def nodes_in(self, band: int) -> list[str]:
         """Layout keys of the nodes whose box starts in `band`."""
+        if self._nodes_in is None:  # not needed for an overview: made on the first zoom in
+            self._nodes_in = [[] for _ in range(self.band_count)]
+            for key, at in zip(self.node_keys, self._bands_of(self.boxes[:, 1]), strict=True):
+                self._nodes_in[at].append(key)
         return self._nodes_in[band]
 
     def edges_in(self, band: int) -> list[int]:
         """Indices into layout.edges of the edges that pass through `band`."""
+        if self._edges_in is None:
+            routes = self.layout.edges
+            ends = np.array([r.points[e][1] for r in routes for e in (0, -1)], float)
+            ends = ends.reshape(-1, 2)
+            self._edges_in = [[] for _ in range(self.band_count)]
+            first, last = self._bands_of(ends[:, 0]), self._bands_of(ends[:, 1])
+            for index, (low, high) in enumerate(zip(first, last, strict=True)):
+                for at in range(low, high + 1):
+                    self._edges_in[at].append(index)
         return self._edges_in[band]
 
     def node_at(self, x: float, y: float) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 def inversions(sequence: list[int]) -> int:
     """Pairs i < j with sequence[i] > sequence[j] (merge sort, O(n log n))."""
     n = len(sequence)
-    if n < 2 or all(sequence[i] <= sequence[i + 1] for i in range(n - 1)):
+    if n < 2 or sequence == sorted(sequence):  # in order (the common case): no inversions
         return 0
     if n <= 16:
         return sum(1 for i in range(n) for j in range(i + 1, n) if sequence[i] > sequence[j])

@@ -9,7 +9,8 @@ nothing and the view's NodeItem/EdgeItem objects (built for the bands in view) t
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QLine, QRect, QRectF, Qt
+import shiboken6
+from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
@@ -31,6 +32,15 @@ def _unique_rows(values: np.ndarray) -> np.ndarray:
         packed = (packed << 16) | fields[:, column]
     _, first = np.unique(packed, return_index=True)
     return values[np.sort(first)]
+
+
+def _draw_all(draw, kind, rows: np.ndarray) -> None:
+    """draw(first, count) — QPainter.drawLines or drawRects on a C array — on rows of four
+    numbers (QLineF: x1, y1, x2, y2; QRectF: left, top, width, height) read in place from
+    NumPy: no Python object per line or box."""
+    if len(rows):
+        data = np.ascontiguousarray(rows, dtype=np.float64)
+        draw(shiboken6.wrapInstance(data.ctypes.data, kind), len(data))
 
 
 class OverviewItem(QGraphicsItem):
@@ -59,7 +69,7 @@ class OverviewItem(QGraphicsItem):
         segments = self.bands.segments_within(*bounds)
         pixels = np.rint(segments * (sx, sy, sx, sy) + (dx, dy, dx, dy)).astype(np.int64)
         painter.setPen(QPen(EDGE, 1))
-        painter.drawLines([QLine(*row) for row in _unique_rows(pixels).tolist()])
+        _draw_all(painter.drawLines, QLineF, _unique_rows(pixels))
         boxes, kinds = self.bands.boxes_within(*bounds)
         corners = np.rint(boxes * (sx, sy, sx, sy) + (dx, dy, dx, dy)).astype(np.int64)
         corners[:, 2:] = np.maximum(corners[:, 2:] - corners[:, :2], 1)  # left, top, w, h
@@ -67,6 +77,5 @@ class OverviewItem(QGraphicsItem):
         painter.setPen(outline)
         for kind in np.unique(kinds).tolist():
             painter.setBrush(QColor(FILL_OF_KIND[OVERVIEW_KINDS[kind]]).darker(115))
-            chosen = _unique_rows(corners[kinds == kind]).tolist()
-            painter.drawRects([QRect(*row) for row in chosen])
+            _draw_all(painter.drawRects, QRectF, _unique_rows(corners[kinds == kind]))
         painter.restore()

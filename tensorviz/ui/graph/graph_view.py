@@ -6,7 +6,7 @@ edge items are built only for the bands of layers in view once zoomed in (level 
 from __future__ import annotations
 
 import networkx as nx
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
 
@@ -45,21 +45,34 @@ class GraphView(QGraphicsView):
     # the items built so far; `items_created` tells the panel so it can give them their state.
 
     def show_layout(self, graph: nx.DiGraph, layout: GraphLayout) -> None:
-        self.clear()
+        scene = self.scene()
+        # Detached while it changes: the scene marks changed items dirty through a queued call
+        # that repaints its views at once when it runs; with no view attached it only clears the
+        # marks, and re-attaching asks for one ordinary update, so the first paint is the only one
+        # (not a second, identical paint when the event loop reaches the queued call).
+        self.setScene(None)
+        scene.clear()
+        self._forget_items()
         self._graph, self._layout = graph, layout
         kinds = {kind: i for i, kind in enumerate(OVERVIEW_KINDS)}
-        kind_of = {key: kinds[self._kind(graph.nodes[p.node])] for key, p in layout.nodes.items()}
+        kind = {node: kinds[self._kind(data)] for node, data in graph.nodes(data=True)}
+        kind_of = {key: kind[p.node] for key, p in layout.nodes.items()}
         with gc_paused():  # tens of thousands of small arrays and lists, all kept
             self._bands = LayoutBands(layout, kind_of)
-        self.scene().addItem(OverviewItem(self._bands))
-        self.scene().setSceneRect(
+        scene.addItem(OverviewItem(self._bands))
+        scene.setSceneRect(
             QRectF(-MARGIN, -MARGIN, layout.width + 2 * MARGIN + 60, layout.height + 2 * MARGIN)
         )
+        QCoreApplication.sendPostedEvents(scene, QEvent.Type.MetaCall)
+        self.setScene(scene)
         self.fit()
         self.build_visible_items()
 
     def clear(self) -> None:
         self.scene().clear()
+        self._forget_items()
+
+    def _forget_items(self) -> None:
         self.node_items, self.edge_items = {}, {}
         self._graph = self._layout = self._bands = None
         self._built_bands: set[int] = set()
