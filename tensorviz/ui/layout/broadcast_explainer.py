@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -26,6 +25,7 @@ from tensorviz.core.broadcasting import (
     parse_shape,
 )
 from tensorviz.core.workspace import Workspace, WorkspaceEvent
+from tensorviz.ui.scrolling import scrolling
 
 VERDICT_STYLE = {
     "equal": ("#e7f5ee", "#1b7f4b", "equal"),
@@ -61,10 +61,7 @@ class BroadcastExplainer(QWidget):
         self.result.setWordWrap(True)
         self.result.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        scroll = QScrollArea()
-        scroll.setWidget(self.result)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll = scrolling(self.result)
         title = QLabel("Broadcasting, step by step")
         title.setObjectName("sectionTitle")
         hint = QLabel(

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
     QSpinBox,
     QSplitter,
     QTabWidget,
@@ -43,22 +42,9 @@ from tensorviz.ui.layout.picture_export import export_picture
 from tensorviz.ui.layout.read_count_worker import ReadCounter
 from tensorviz.ui.layout.slice_controls import SliceControls
 from tensorviz.ui.layout.storage_strip import StorageStripView
+from tensorviz.ui.scrolling import scrolling
 
 TRAIL = 10  # storage indices remembered by the walk
-
-
-def _scrolling(widget: QWidget, direction: Qt.Orientation) -> QScrollArea:
-    """A frameless scroll area around `widget` that scrolls only in `direction`."""
-    scroll = QScrollArea()
-    scroll.setWidget(widget)
-    scroll.setWidgetResizable(True)
-    scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-    off = Qt.ScrollBarPolicy.ScrollBarAlwaysOff
-    if direction == Qt.Orientation.Vertical:
-        scroll.setHorizontalScrollBarPolicy(off)
-    else:
-        scroll.setVerticalScrollBarPolicy(off)
-    return scroll
 
 
 class LayoutPanel(QWidget):
@@ -121,12 +107,12 @@ class LayoutPanel(QWidget):
         self.grid_caption = QLabel()
         self.grid_caption.setObjectName("hint")
         self.grid_caption.setWordWrap(True)
-        strip_scroll = _scrolling(self.strips, Qt.Orientation.Vertical)
+        strip_scroll = scrolling(self.strips, Qt.Orientation.Vertical)
         grid_box = QWidget()
         grid_layout = QVBoxLayout(grid_box)
         grid_layout.setContentsMargins(0, 0, 0, 0)
         # Many dims must not widen the window: the slice controls scroll sideways when short.
-        controls_scroll = _scrolling(self.slice_controls, Qt.Orientation.Horizontal)
+        controls_scroll = scrolling(self.slice_controls, Qt.Orientation.Horizontal)
         bar_height = controls_scroll.horizontalScrollBar().sizeHint().height()
         row_height = max(
             self.slice_controls.sizeHint().height(), QSpinBox().sizeHint().height() + 8
@@ -145,7 +131,7 @@ class LayoutPanel(QWidget):
         self.details = LayoutDetails()
         self.details.write_button.clicked.connect(self._on_write_clicked)
         self.details.walk.position_changed.connect(self._on_walk_changed)
-        details_scroll = _scrolling(self.details, Qt.Orientation.Vertical)
+        details_scroll = scrolling(self.details, Qt.Orientation.Vertical)
         details_scroll.setMinimumWidth(220)
         body = QSplitter(Qt.Orientation.Horizontal)
         body.addWidget(picture)

@@ -5,7 +5,9 @@ keeps its text whole from the app's minimum window size up; what cannot fit scro
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QBoxLayout, QFrame, QScrollArea, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QBoxLayout, QSplitter, QVBoxLayout, QWidget
+
+from tensorviz.ui.scrolling import scrolling
 
 
 class ResponsiveRow(QWidget):
@@ -47,10 +49,7 @@ def lay_out_panel(panel) -> None:
     # Side by side when the code and the gradients fit whole; stacked on a narrow window.
     wide = panel.phase_view.comfortable_width() + panel.gradient_view.sizeHint().width() + 12
     bottom = ResponsiveRow([(panel.phase_view, 3), (side, 2)], wide)
-    bottom_scroll = QScrollArea()
-    bottom_scroll.setWidget(bottom)
-    bottom_scroll.setWidgetResizable(True)
-    bottom_scroll.setFrameShape(QFrame.Shape.NoFrame)
+    bottom_scroll = scrolling(bottom)
     bottom_scroll.setMinimumHeight(90)
     centre = QSplitter(Qt.Orientation.Vertical)
     centre.addWidget(panel.plots)
@@ -70,10 +69,7 @@ def lay_out_panel(panel) -> None:
     left_layout.addWidget(panel.form)
     left_layout.addWidget(panel.results_view)
     left_layout.addStretch(1)
-    form_scroll = QScrollArea()
-    form_scroll.setWidget(left)
-    form_scroll.setWidgetResizable(True)
-    form_scroll.setFrameShape(QFrame.Shape.NoFrame)
+    form_scroll = scrolling(left)
     # Wide enough that every setting can be read; the transport bar and the phase view go
     # compact on a narrow window to leave room for it (the app's minimum width depends on it).
     bar_width = form_scroll.verticalScrollBar().sizeHint().width() + 4

@@ -14,11 +14,9 @@ from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtGui import QCloseEvent, QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
-    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QScrollArea,
     QSpinBox,
     QSplitter,
     QTableView,
@@ -36,6 +34,7 @@ from tensorviz.core.tensor_summary import (
     summarize,
 )
 from tensorviz.ui.layout_clearing import clear_layout
+from tensorviz.ui.scrolling import scrolling
 from tensorviz.ui.workbench.value_table_model import TensorTableModel
 
 BACKGROUND_THRESHOLD = 1_000_000  # elements; smaller tensors are summarised at once
@@ -181,11 +180,7 @@ class ValueView(QWidget):
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([600, 400])
         # Many dims must not widen the window: the controls scroll sideways when space is short.
-        controls_scroll = QScrollArea()
-        controls_scroll.setWidget(self.dim_controls)
-        controls_scroll.setWidgetResizable(True)
-        controls_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        controls_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        controls_scroll = scrolling(self.dim_controls, Qt.Orientation.Horizontal)
         scrollbar = controls_scroll.horizontalScrollBar().sizeHint().height()
         controls_scroll.setFixedHeight(self.dim_controls.sizeHint().height() + scrollbar + 2)
         layout = QVBoxLayout(self)

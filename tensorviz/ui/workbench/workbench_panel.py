@@ -8,7 +8,6 @@ from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QInputDialog,
-    QScrollArea,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -28,6 +27,7 @@ from tensorviz.core.workbench_actions import (
 )
 from tensorviz.core.workspace import Workspace, WorkspaceError, WorkspaceEvent
 from tensorviz.ui.error_panel import ErrorPanel
+from tensorviz.ui.scrolling import scrolling
 from tensorviz.ui.workbench.action_forms import CreateForm, OperateForm
 from tensorviz.ui.workbench.background_action import BackgroundAction
 from tensorviz.ui.workbench.identity_card import IdentityCard
@@ -78,10 +78,7 @@ class WorkbenchPanel(QWidget):
         card_layout.setContentsMargins(0, 0, 0, 0)
         card_layout.addWidget(self.error_panel)
         card_layout.addWidget(self.identity, 1)
-        card_scroll = QScrollArea()
-        card_scroll.setWidget(card)
-        card_scroll.setWidgetResizable(True)
-        card_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        card_scroll = scrolling(card)
 
         forms = QWidget()
         forms_layout = QVBoxLayout(forms)
