@@ -3,8 +3,10 @@ can put it back, and a run that succeeds can be undone as one step.
 
 Kept per tensor object: the bytes of its storage (one clone per storage, however many views read
 it), its `.grad` (the object and that gradient's bytes: backward accumulates into it in place),
-`requires_grad`, and a copy of the NumPy array kept with the entry. Above a memory budget no
-bytes are kept, and the run's summary says in-place writes cannot be undone.
+`requires_grad`, its metadata (an alias made by `detach()` keeps the storage, dtype, sizes,
+strides and offset: `resize_`, `unsqueeze_`, `set_` or `x.data = ...` are undone through it), and a
+copy of the NumPy array kept with the entry. Above a memory budget no bytes are kept, and the
+run's summary says in-place writes cannot be undone.
 """
 
 from __future__ import annotations
@@ -31,6 +33,17 @@ class _TensorState:
     requires_grad: bool
     grad: torch.Tensor | None
     version: int
+    alias: torch.Tensor | None = None  # same storage and metadata as the tensor had
+
+
+def _metadata(t: torch.Tensor) -> tuple:
+    if t.layout != torch.strided:
+        return (t.layout, t.dtype, tuple(t.shape))
+    return (t.dtype, tuple(t.shape), t.stride(), t.storage_offset(), t.untyped_storage().data_ptr())
+
+
+def _metadata_changed(state: _TensorState) -> bool:
+    return state.alias is not None and _metadata(state.tensor) != _metadata(state.alias)
 
 
 @dataclass
@@ -52,7 +65,7 @@ class WorkspaceSnapshot:
         for name, tensor in tensors.items():
             grad = tensor.grad if tensor.is_leaf else None
             snapshot.tensors[name] = _TensorState(
-                tensor, tensor.requires_grad, grad, tensor._version
+                tensor, tensor.requires_grad, grad, tensor._version, tensor.detach()
             )
             for t in (tensor, grad):
                 if t is not None and t.layout == torch.strided:
@@ -96,7 +109,8 @@ class WorkspaceSnapshot:
             t = state.tensor
             grad = t.grad if t.is_leaf else None
             touched = (
-                t.requires_grad != state.requires_grad
+                _metadata_changed(state)
+                or t.requires_grad != state.requires_grad
                 or grad is not state.grad
                 or t._version != state.version
                 or any(
@@ -130,6 +144,12 @@ class WorkspaceSnapshot:
                 _as_bytes(storage).copy_(saved)
         for state in self.tensors.values():
             t = state.tensor
+            if _metadata_changed(state):  # resized, reshaped in place or pointed elsewhere
+                try:
+                    with torch.no_grad():
+                        t.data = state.alias
+                except RuntimeError:  # a change torch will not take back; the bytes are back
+                    pass
             if not t.is_leaf:
                 continue
             try:

@@ -155,6 +155,26 @@ def test_a_raising_script_leaves_the_workspace_exactly_as_it_was(workspace):
     assert workspace.tensor("x").data_ptr() == workspace.tensor("x_t").data_ptr()
 
 
+@pytest.mark.parametrize(
+    "change",
+    [
+        "x.resize_(50)",
+        "x.unsqueeze_(0)",
+        "x.data = torch.zeros(5)",
+        "x.set_(torch.zeros(7).long())",
+    ],
+)
+def test_a_failed_run_puts_back_shape_strides_and_storage(workspace, change):
+    x = workspace.tensor("x")
+    values, stride = x.clone(), x.stride()
+    _, result, _ = run_script(workspace, f"{change}\nraise ValueError('boom')\n")
+    assert result.status == "failed"
+    x = workspace.tensor("x")
+    assert x.shape == values.shape and x.stride() == stride and x.dtype == values.dtype
+    assert torch.equal(x, values) and torch.equal(workspace.tensor("x_t"), values.transpose(0, 1))
+    assert x.untyped_storage().data_ptr() == workspace.tensor("x_t").untyped_storage().data_ptr()
+
+
 def test_the_next_run_sees_the_last_successful_runs_variables(workspace):
     _, first, _ = run_script(workspace, "model = nn.Linear(2, 1)\nsteps = 3\n")
     _, second, _ = run_script(
