@@ -76,8 +76,11 @@ def _entry(name: str, captured: CapturedTensor, line: int, source_lines: list[st
     )
 
 
-def apply_script_result(workspace: Workspace, result: ScriptResult, source: str) -> RunSummary:
-    """Add / update the workspace from a finished run; returns what the Captured list shows."""
+def apply_script_result(
+    workspace: Workspace, result: ScriptResult, source: str, also_undo=None
+) -> RunSummary:
+    """Add / update the workspace from a finished run; returns what the Captured list shows.
+    `also_undo` runs when the run is undone (the caller's own state, e.g. the kept namespace)."""
     summary = RunSummary()
     capture = result.capture
     if result.status != "finished" or capture is None:
@@ -119,7 +122,12 @@ def apply_script_result(workspace: Workspace, result: ScriptResult, source: str)
     for name in changed:
         summary.rows.append(CapturedRow(name, name, 0, "changed in place"))
     snapshot = result.snapshot
-    restore = snapshot.restore if snapshot is not None else None
+    undo_steps = [step for step in (snapshot.restore if snapshot else None, also_undo) if step]
+
+    def restore() -> None:
+        for step in undo_steps:
+            step()
+
     held = snapshot.kept_bytes if snapshot is not None else 0
     workspace.record_script_run(added, replaced, changed, restore, "run script", held)
     summary.notes.extend(_alias_notes(workspace, aliases))

@@ -285,8 +285,13 @@ class ScriptPanel(QWidget):
         self.run_finished.emit(result.status)
 
     def _on_finished(self, result: ScriptResult) -> None:
+        kept_before = self._namespace
+
+        def undo_namespace() -> None:  # Edit → Undo of this run: the next run sees what it saw
+            self._namespace = kept_before
+
         try:
-            summary = apply_script_result(self.workspace, result, self._source)
+            summary = apply_script_result(self.workspace, result, self._source, undo_namespace)
         except WorkspaceError as error:  # e.g. the workspace changed in a way we cannot merge
             self.output.append_line(f"The run's tensors could not be added: {error}", "stderr")
             self.status.setText("Finished, but nothing was captured")

@@ -211,3 +211,13 @@ def test_a_stop_that_waits_for_torch_says_what_it_waits_for():
     assert "waiting for line 2 (`b = a @ a`) to return" in stop_wait_text(source, 2, None)
     assert "waiting for torch.matmul on line 2" in stop_wait_text(source, 2, "torch.matmul")
     assert "cannot be interrupted" in stop_wait_text(source, 0, None)
+
+
+def test_undo_of_a_run_also_takes_back_what_the_next_run_sees(qtbot, panel, workspace):
+    run(qtbot, panel, "ts = [torch.full((2,), float(i)) for i in range(3)]\n")
+    run(qtbot, panel, "ts = [torch.full((2,), 10.0 + i) for i in range(3)]\n")
+    panel.undo()
+    assert torch.equal(workspace.tensor("ts_0"), torch.zeros(2))
+    assert run(qtbot, panel, "print(ts[0])\n") == "finished"  # sees the first run's list
+    assert torch.equal(workspace.tensor("ts_0"), torch.zeros(2))
+    assert "tensor([0., 0.])" in panel.output.toPlainText()
