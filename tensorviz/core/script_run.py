@@ -38,6 +38,7 @@ from torch.overrides import TorchFunctionMode
 from tensorviz.core.error_explanations import ExplainedError, explain_error
 from tensorviz.core.script_capture import ScriptCapture, capture_namespace
 from tensorviz.core.script_output import ScriptOutput, captured_output
+from tensorviz.core.script_settings import torch_settings_kept
 from tensorviz.core.script_source import (
     SCRIPT_FILENAME,
     ScriptSyntaxError,
@@ -247,7 +248,11 @@ class ScriptRun:
         lines = binding_lines(tree)
         snapshot = WorkspaceSnapshot.take(self.tensors, self.arrays)
         namespace = build_namespace(self.tensors, self.previous_namespace)
-        with captured_output(self.output), _sleep_wakes_on(self._stop):
+        with (
+            captured_output(self.output),
+            _sleep_wakes_on(self._stop),
+            torch_settings_kept(self.output),
+        ):
             if not snapshot.complete:
                 self.output.write("stderr", _over_budget_note(snapshot.skipped_bytes))
             result = self._execute(code, namespace)

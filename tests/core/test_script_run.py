@@ -254,3 +254,18 @@ def test_numpy_arrays_only_kept_when_they_share(workspace):
     assert workspace.entry("u").numpy_array is result.namespace["u_np"]
     assert np.shares_memory(workspace.entry("t").numpy_array, result.namespace["a"])
     assert any("1 NumPy array not captured (lonely)" in note for note in summary.notes)
+
+
+def test_torch_settings_a_script_changes_are_put_back_and_said(workspace):
+    dtype, threads = torch.get_default_dtype(), torch.get_num_threads()
+    source = (
+        "torch.set_default_dtype(torch.float64)\n"
+        "torch.set_printoptions(precision=10)\n"
+        "t = torch.ones(2)\n"  # made while float64 was the default
+    )
+    run, result, _ = run_script(workspace, source)
+    assert result.status == "finished" and workspace.tensor("t").dtype == torch.float64
+    assert torch.get_default_dtype() == dtype and torch.get_num_threads() == threads
+    assert torch.ones(1).dtype == dtype and "0.1235" in str(torch.tensor([0.123456789]))
+    said = run.output.text()
+    assert "default dtype" in said and "print options" in said
