@@ -15,6 +15,7 @@ the order torch visited the nodes and each leaf's .grad.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import traceback
@@ -66,7 +67,9 @@ def run_script(path: str) -> dict:
     sys.argv = [path]
     sys.path.insert(0, os.path.dirname(script))
     try:
-        return runpy.run_path(script, run_name="__main__")
+        # What the script prints goes to stderr: stdout carries only our output (--json).
+        with contextlib.redirect_stdout(sys.stderr):
+            return runpy.run_path(script, run_name="__main__")
     except SystemExit as error:
         if error.code in (None, 0):
             message = f"{path} called sys.exit() before its variables could be read"

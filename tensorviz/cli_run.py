@@ -3,12 +3,14 @@ Script area runs it (torch, nn, F and np already imported; the same runner, the 
 its output is printed in order, then every tensor it made — also inside containers and module
 parameters — with shape, dtype, the line that made it and its grad_fn.
 
-Exit 0 when the script finished, 1 when it raised (the traceback trimmed to the script and the
-app's explanation on stderr), 2 for bad input (no such file, not UTF-8 text, a syntax error)."""
+Exit 0 when the script finished, N when it called sys.exit(N), 1 when it raised (the traceback
+trimmed to the script and the app's explanation on stderr), 2 for bad input (no such file, not
+UTF-8 text, a syntax error)."""
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -97,8 +99,21 @@ def _run_script(args: argparse.Namespace) -> int:
             print(_table(rows))
         for note in summary.notes:
             print(f"note: {note}")
-        if failure is not None:
+        if failure is not None and failure.explained.kind == "exit":
+            sys.stderr.write(failure.explained.title + "\n")
+        elif failure is not None:
             sys.stderr.write(failure.traceback.rstrip() + "\n")
             if failure.torch_error:
                 sys.stderr.write("\n" + failure.explained.text() + "\n")
-    return 0 if result.status == "finished" else 1
+    if result.status == "finished":
+        return 0
+    code = _exit_code(failure)
+    return code if code is not None else 1
+
+
+def _exit_code(failure) -> int | None:
+    """The status the script asked for with sys.exit(N), as `python SCRIPT.py` would exit."""
+    if failure is None or failure.explained.kind != "exit":
+        return None
+    found = re.search(r"exit\((-?\d+)\)", failure.explained.title)
+    return int(found[1]) % 256 if found else 1

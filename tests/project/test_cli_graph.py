@@ -220,3 +220,11 @@ def test_script_raising_is_exit_1_with_the_users_traceback(capsys, tmp_path):
     assert err.startswith("Traceback (most recent call last):")
     assert str(path) in err and "ValueError: bad shape" in err
     assert "runpy" not in err and "tensorviz" not in err.replace(str(tmp_path), "")
+
+
+def test_what_a_script_prints_never_spoils_the_json(capsys, tmp_path):
+    path = tmp_path / "chatty.py"
+    path.write_text("import torch\nprint('hi')\na = torch.ones(2, requires_grad=True)\nb = a * 2\n")
+    assert main(["graph", str(path), "--tensor", "b", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["nodes"] and "hi" in err

@@ -70,3 +70,12 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert len(err.strip().splitlines()) == 1 and err.startswith("tensorviz run: error:")
+
+
+def test_sys_exit_n_exits_n_with_one_line(tmp_path, capsys):
+    path = tmp_path / "leaves.py"
+    path.write_text("print('working')\nimport sys\nsys.exit(3)\n")
+    assert main(["run", str(path)]) == 3
+    captured = capsys.readouterr()
+    assert "working" in captured.out
+    assert captured.err.strip() == "The script called exit(3)"
