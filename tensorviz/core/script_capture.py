@@ -64,17 +64,21 @@ def _module_path(top: str, dotted: str) -> str:
 
 
 class _Walker:
-    def __init__(self) -> None:
+    def __init__(self, known: set[int]) -> None:
         self.capture = ScriptCapture()
         self.seen: dict[int, str] = {}  # id(tensor) → the path it was first found at
+        self.known = known  # ids of the workspace's own tensors: they never use up the limit
+        self.new = 0
 
     def add(self, path: str, tensor: torch.Tensor, top: str) -> None:
         if id(tensor) in self.seen:
             self.capture.aliases.append((path, self.seen[id(tensor)]))
             return
-        if len(self.capture.tensors) >= MAX_TENSORS:
-            self.capture.truncated = True
-            return
+        if id(tensor) not in self.known:
+            if self.new >= MAX_TENSORS:
+                self.capture.truncated = True
+                return
+            self.new += 1
         self.seen[id(tensor)] = path
         self.capture.tensors.append(CapturedTensor(identifier_from(path), path, tensor, top))
 
@@ -107,11 +111,12 @@ def _is_user_value(name: str, value) -> bool:
     )
 
 
-def capture_namespace(namespace: dict, bound_names=None) -> ScriptCapture:
+def capture_namespace(namespace: dict, bound_names=None, known=()) -> ScriptCapture:
     """Every tensor reachable from the namespace; top-level tensors first so `w = model.weight`
     keeps the name `w`. NumPy arrays that share memory with a captured tensor are attached to it;
-    other arrays among `bound_names` (names the script binds) are listed as not captured."""
-    walker = _Walker()
+    other arrays among `bound_names` (names the script binds) are listed as not captured.
+    `known` are the workspace's tensors: only tensors new to it count towards MAX_TENSORS."""
+    walker = _Walker({id(t) for t in known})
     items = [(n, v) for n, v in namespace.items() if _is_user_value(n, v)]
     for name, value in items:
         if isinstance(value, torch.Tensor):

@@ -263,7 +263,7 @@ class ScriptRun:
             return result
         result.changed = snapshot.changed_names()
         snapshot.keep_only_written()
-        result.capture = capture_namespace(namespace, set(lines))
+        result.capture = capture_namespace(namespace, set(lines), self.tensors.values())
         result.namespace = namespace
         return result
 

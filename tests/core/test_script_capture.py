@@ -162,3 +162,13 @@ def test_non_leaf_tensors_keep_their_graph(workspace):
     loss = workspace.tensor("loss")
     assert type(loss.grad_fn).__name__ == "SumBackward0"
     assert loss.grad_fn.next_functions[0][0].next_functions[0][0].variable is workspace.tensor("w")
+
+
+def test_a_full_workspace_does_not_use_up_the_capture_limit(workspace, monkeypatch):
+    from tensorviz.core import script_capture
+
+    monkeypatch.setattr(script_capture, "MAX_TENSORS", 5)
+    run_script(workspace, "ts = [torch.zeros(1) for _ in range(5)]\n")
+    assert len(workspace) >= 5
+    _, result, summary = run_script(workspace, "out = torch.ones(1)\n")
+    assert "out" in workspace and not result.capture.truncated
