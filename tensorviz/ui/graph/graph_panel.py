@@ -33,6 +33,7 @@ from tensorviz.core.graph_layout import GraphLayout, layout_graph
 from tensorviz.core.module_groups import collapse_modules, module_of_nodes
 from tensorviz.core.workspace import Workspace, WorkspaceEvent
 from tensorviz.ui.graph.backward_bar import BackwardBar
+from tensorviz.ui.graph.backward_worker import BackwardWorker
 from tensorviz.ui.graph.graph_details import (
     intro_text,
     module_details,
@@ -68,6 +69,8 @@ class GraphPanel(QWidget):
         self._what = ""
         self.worker = LayoutWorker(self)
         self.worker.layout_finished.connect(self._on_layout_finished)
+        self.backward_worker = BackwardWorker(self)
+        self.backward_worker.recorded.connect(self._on_backward_recorded)
         self._build()
         self._unsubscribe = workspace.subscribe(self._on_workspace_changed)
         self._refill_picker()
@@ -106,7 +109,7 @@ class GraphPanel(QWidget):
         top.addWidget(self.retain_graph)
 
         self.bar = BackwardBar()
-        self.bar.backward_button.clicked.connect(self.run_backward)
+        self.bar.backward_button.clicked.connect(self.start_backward)
         self.bar.back_button.clicked.connect(self.step_back)
         self.bar.step_button.clicked.connect(self.step_forward)
         self.bar.end_button.clicked.connect(self.run_to_end)
@@ -291,27 +294,49 @@ class GraphPanel(QWidget):
 
     # --- backward --------------------------------------------------------------------------------
 
-    def run_backward(self) -> BackwardRecord | None:
+    def _backward_inputs(self):
+        """(root, gradient, retain_graph) as the toggles say; None without a laid-out graph."""
         if self.graph is None or self.built is None or self.layout_result is None:
             return None
         root = self.built.root
         if self.retain_grad.isChecked() and not root.is_leaf:
             root.retain_grad()
         gradient = torch.ones_like(root) if self.bar.ones_gradient.isChecked() else None
-        record = record_backward(
-            self.graph, root, gradient, retain_graph=self.retain_graph.isChecked()
-        )
+        return root, gradient, self.retain_graph.isChecked()
+
+    def run_backward(self) -> BackwardRecord | None:
+        """Record a backward pass here and now (tests, the screenshot tour); the Backward button
+        runs it in the worker (start_backward)."""
+        inputs = self._backward_inputs()
+        if inputs is None:
+            return None
+        root, gradient, retain = inputs
+        record = record_backward(self.graph, root, gradient, retain_graph=retain)
+        self._on_backward_recorded(self.generation, record)
+        return record
+
+    def start_backward(self) -> None:
+        inputs = self._backward_inputs()
+        if inputs is None or self.backward_worker.is_running():
+            return
+        self.bar.backward_button.setEnabled(False)
+        self.status_message.emit("Running backward… (the window stays usable)")
+        self.backward_worker.start(self.graph, *inputs, self.generation)
+
+    def _on_backward_recorded(self, generation: int, record: BackwardRecord) -> None:
+        self._update_step_controls()
+        if generation != self.generation:
+            return  # another graph is shown now
         if record.error:
             self.status_message.emit(record.error.replace("\n", " — "))
             self.details.setHtml(f"<p><b>backward() refused</b></p><p>{record.error}</p>")
-            return record
+            return
         self.passes += 1
         self.stepper = StepThrough(record)
         self._apply_step()
         self.status_message.emit(
             f"Backward pass {self.passes} recorded: {len(record.visits)} nodes visited"
         )
-        return record
 
     def step_forward(self) -> None:
         if self.stepper and self.stepper.step_forward():
@@ -392,3 +417,4 @@ class GraphPanel(QWidget):
     def shutdown(self) -> None:
         self._unsubscribe()
         self.worker.stop()
+        self.backward_worker.stop()

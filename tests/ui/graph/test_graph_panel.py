@@ -262,3 +262,23 @@ def test_root_grad_is_none_unless_retain_grad(panel):
     panel.run_backward()
     panel.select_node(panel.graph.roots[0])
     assert panel.built.root.grad.item() == 1.0 and ".grad: 1" in panel.details.toPlainText()
+
+
+def test_the_backward_button_runs_backward_off_the_gui_thread(qtbot, panel):
+    panel.show_preset("square")  # y = x**2 + 3*x at x = 2
+    panel.bar.backward_button.click()
+    assert not panel.bar.backward_button.isEnabled()  # busy until the pass is recorded
+    qtbot.waitUntil(lambda: panel.stepper is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: not panel.backward_worker.is_running())
+    assert panel.bar.backward_button.isEnabled() and panel.passes == 1
+    x_node = next(n for n in panel.graph.nodes_of_kind("accumulate_grad"))
+    assert panel.graph.functions[x_node].variable.grad.item() == 7.0  # torch's own answer
+
+
+def test_a_backward_finishing_after_the_graph_changed_is_dropped(qtbot, panel):
+    panel.show_preset("square")
+    panel.start_backward()
+    panel.show_preset("accumulate")  # the user moved on while backward ran
+    qtbot.waitUntil(lambda: not panel.backward_worker.is_running(), timeout=10_000)
+    qtbot.waitUntil(lambda: panel.bar.backward_button.isEnabled())
+    assert panel.stepper is None and panel.passes == 0
