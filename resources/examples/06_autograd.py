@@ -21,4 +21,4 @@ loss.backward()
 print("w.grad shape:", tuple(w.grad.shape))
 print("hidden.grad kept:", hidden.grad is not None)
 # Select `loss` under Captured and press
-# "Autograd graph" to see the DAG autograd built.
+# "Graph" to see the DAG autograd built.
