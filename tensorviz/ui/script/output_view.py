@@ -39,10 +39,23 @@ class OutputView(QPlainTextEdit):
             note = f"… {skipped_chars:,} characters of output skipped (printed too fast) …\n"
             cursor.insertText(note, self._formats["note"])
         for stream, text in chunks:
-            cursor.insertText(text, self._formats.get(stream, self._formats["stdout"]))
+            self._insert(cursor, text, self._formats.get(stream, self._formats["stdout"]))
         cursor.endEditBlock()
         if at_bottom:
             bar.setValue(bar.maximum())
+
+    @staticmethod
+    def _insert(cursor: QTextCursor, text: str, text_format: QTextCharFormat) -> None:
+        """As a terminal shows it: a carriage return (progress bars, `print(..., end="\\r")`)
+        goes back to the start of the line, so the next text replaces it."""
+        first, *after_returns = text.replace("\r\n", "\n").split("\r")
+        cursor.insertText(first, text_format)
+        for piece in after_returns:
+            cursor.movePosition(
+                QTextCursor.MoveOperation.StartOfBlock, QTextCursor.MoveMode.KeepAnchor
+            )
+            cursor.removeSelectedText()
+            cursor.insertText(piece, text_format)
 
     def append_line(self, text: str, stream: str = "note") -> None:
         """A line from the app (a run's start, its summary), on a line of its own."""

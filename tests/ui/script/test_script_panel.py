@@ -221,3 +221,11 @@ def test_undo_of_a_run_also_takes_back_what_the_next_run_sees(qtbot, panel, work
     assert run(qtbot, panel, "print(ts[0])\n") == "finished"  # sees the first run's list
     assert torch.equal(workspace.tensor("ts_0"), torch.zeros(2))
     assert "tensor([0., 0.])" in panel.output.toPlainText()
+
+
+def test_carriage_returns_rewrite_the_line_as_a_terminal_does(qtbot, panel):
+    source = "for i in range(5):\n    print(f'\\repoch {i}', end='')\nprint()\nprint('done')\n"
+    assert run(qtbot, panel, source) == "finished"
+    lines = panel.output.toPlainText().splitlines()
+    assert "epoch 4" in lines and not any(f"epoch {i}" in lines for i in range(4))
+    assert "done" in lines
