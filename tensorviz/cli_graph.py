@@ -146,13 +146,13 @@ def render_offscreen(graph, path: Path) -> None:
     from PySide6.QtWidgets import QApplication
 
     from tensorviz.core.graph_layout import layout_graph
-    from tensorviz.ui.graph.graph_export import export_graph
+    from tensorviz.ui.graph.graph_export import export_view
     from tensorviz.ui.graph.graph_view import GraphView
 
     app = QApplication.instance() or QApplication([])  # noqa: F841  (kept alive while painting)
     view = GraphView()
     view.show_layout(graph, layout_graph(graph))
-    export_graph(view.scene(), graph, path)
+    export_view(view, graph, path)  # the GUI's export: every item built for SVG / big PNG
     view.deleteLater()
 
 

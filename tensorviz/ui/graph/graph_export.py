@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFileDialog, QGraphicsScene, QWidget
 
 from tensorviz.core.atomic_files import write_atomically
 from tensorviz.core.autograd_graph import to_dot
+from tensorviz.ui.graph.graph_overview import DETAIL_ZOOM
 
 SUFFIXES = (".png", ".svg", ".dot")
 MAX_PNG_SIDE = 8000
@@ -26,6 +27,15 @@ def _render(scene: QGraphicsScene, painter: QPainter, size: QSize) -> None:
 def png_scale(rect: QRectF) -> float:
     """The scale a PNG export paints the scene at (at most MAX_PNG_SIDE pixels a side)."""
     return min(2.0, MAX_PNG_SIDE / max(rect.width(), rect.height(), 1.0))
+
+
+def export_view(view, graph, path: str | os.PathLike) -> Path:
+    """Export what a GraphView shows: every item is built first, except for a PNG small enough
+    that the overview paints the whole graph at that scale."""
+    small_png = png_scale(view.scene().sceneRect()) < DETAIL_ZOOM
+    if not (str(path).lower().endswith(".png") and small_png):
+        view.build_all_items()
+    return export_graph(view.scene(), graph, path)
 
 
 def export_graph(scene: QGraphicsScene, graph, path: str | os.PathLike) -> Path:

@@ -40,8 +40,7 @@ from tensorviz.ui.graph.graph_details import (
     no_graph_text,
     node_details,
 )
-from tensorviz.ui.graph.graph_export import ask_export_path, export_graph, png_scale
-from tensorviz.ui.graph.graph_overview import DETAIL_ZOOM
+from tensorviz.ui.graph.graph_export import ask_export_path, export_view
 from tensorviz.ui.graph.graph_view import GraphView
 from tensorviz.ui.graph.layout_worker import LARGE_GRAPH_NODES, LayoutWorker
 from tensorviz.ui.graph.step_painting import paint_step
@@ -382,11 +381,8 @@ class GraphPanel(QWidget):
     def export_to(self, path: str) -> bool:
         if self.graph is None or self.layout_result is None:
             return False
-        small_png = png_scale(self.view.scene().sceneRect()) < DETAIL_ZOOM
-        if not (path.lower().endswith(".png") and small_png):  # else the overview paints it all
-            self.view.build_all_items()
         try:
-            written = export_graph(self.view.scene(), self.shown, path)
+            written = export_view(self.view, self.shown, path)
         except (OSError, ValueError) as error:
             self.status_message.emit(f"Export failed: {error}")
             return False
