@@ -40,10 +40,11 @@ bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) bench/run_all.py
 
 screenshots: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(PY) -m tensorviz.ui.screenshot_tour docs/screenshots
+	QT_QPA_PLATFORM=offscreen $(PY) -m tensorviz.ui.window.screenshot_tour docs/screenshots
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
+	$(VENV)/bin/lint-imports
 	$(PY) -m ruff format --check .
 
 # Re-pin the lock from a scratch environment (run make test afterwards).

@@ -24,8 +24,8 @@ GOAL_TIME, GOAL_RSS, GOAL_STATS = 2.0, 1.2, 2.0
 def child(kind: str, path: str) -> None:
     import torch
 
-    from tensorviz.core.tensor_files import inspect_file
-    from tensorviz.core.tensor_summary import summarize
+    from tensorviz.core.files.inspection import inspect_file
+    from tensorviz.core.tensors.summary import summarize
 
     start = time.perf_counter()
     if kind == "ours":

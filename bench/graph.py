@@ -41,10 +41,10 @@ import torch  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 from startup import bench_line  # noqa: E402
 
-from tensorviz.core.autograd_graph import LeafNames, extract_graph  # noqa: E402
-from tensorviz.core.graph_layout import layout_graph  # noqa: E402
-from tensorviz.core.layout_crossings import route_crossings, segment_crossings  # noqa: E402
-from tensorviz.ui.graph.graph_view import GraphView  # noqa: E402
+from tensorviz.core.autograd.graph import LeafNames, extract_graph  # noqa: E402
+from tensorviz.core.graph_layout.crossings import route_crossings, segment_crossings  # noqa: E402
+from tensorviz.core.graph_layout.layered_layout import layout_graph  # noqa: E402
+from tensorviz.ui.autograd.graph_view import GraphView  # noqa: E402
 
 DOT_TIMEOUT = 60.0
 LSTM_STEPS = 1000

@@ -23,9 +23,9 @@ from PySide6.QtCore import qInstallMessageHandler  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 from startup import bench_line  # noqa: E402
 
-from tensorviz.core.strides import forget_read_counts  # noqa: E402
-from tensorviz.core.workspace import Provenance, Workspace  # noqa: E402
-from tensorviz.ui.layout.layout_panel import LayoutPanel  # noqa: E402
+from tensorviz.core.memory.strides import forget_read_counts  # noqa: E402
+from tensorviz.core.tensors.workspace import Provenance, Workspace  # noqa: E402
+from tensorviz.ui.memory.layout_panel import LayoutPanel  # noqa: E402
 
 RUNS = 7
 HOVERS = 60

@@ -21,8 +21,8 @@ import numpy as np
 import torch
 from startup import bench_line
 
-from tensorviz.core.script_examples import example_by_key
-from tensorviz.core.script_run import ScriptRun
+from tensorviz.core.script.examples import example_by_key
+from tensorviz.core.script.run import ScriptRun
 
 RUNS = 7
 GOAL_RATIO = 1.3

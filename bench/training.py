@@ -21,8 +21,8 @@ from PySide6.QtCore import QEventLoop, QTimer, qInstallMessageHandler  # noqa: E
 from PySide6.QtWidgets import QApplication  # noqa: E402
 from startup import bench_line  # noqa: E402
 
-from tensorviz.core.training import Trainer  # noqa: E402
-from tensorviz.core.training_data import TrainingConfig  # noqa: E402
+from tensorviz.core.training.data import TrainingConfig  # noqa: E402
+from tensorviz.core.training.trainer import Trainer  # noqa: E402
 from tensorviz.resource_files import resource_path  # noqa: E402
 from tensorviz.ui.training.training_panel import TrainingPanel  # noqa: E402
 

@@ -1,3 +1,5 @@
 """tensorviz: see PyTorch tensors, strides, storage, autograd and training on real torch objects."""
 
-__version__ = "0.1.0"
+from tensorviz.version import __version__
+
+__all__ = ["__version__"]

@@ -1,7 +1,7 @@
 """Entry point: argument parsing, QApplication creation, main window start; nothing else.
 
 `tensorviz [FILE ...]` starts the GUI; `tensorviz SUBCOMMAND ...` runs a headless command from
-cli.py. torch is not imported here: the window paints first and torch loads in a worker.
+tensorviz/cli/. torch is not imported here: the window paints first and torch loads in a worker.
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ def pyside_problem() -> str | None:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] in cli.SUBCOMMANDS:
+        register_painters()
         return cli.run_subcommand(argv)
     try:
         args = build_parser().parse_args(argv)
@@ -66,13 +67,26 @@ def main(argv: list[str] | None = None) -> int:
     return run_gui(args)
 
 
+def register_painters() -> None:
+    """The CLI's PNG/SVG pictures are painted by the GUI's own scenes; the CLI never imports the
+    ui, so this entry point, which composes both, hands it the painters (imported when used)."""
+    from tensorviz.cli.pictures import register_painter
+
+    def paint_autograd_graph(graph, path) -> None:
+        from tensorviz.ui.autograd.graph_export import write_graph_picture
+
+        write_graph_picture(graph, path)
+
+    register_painter("autograd_graph", paint_autograd_graph)
+
+
 def run_gui(args: argparse.Namespace) -> int:
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
     from tensorviz.resource_files import resource_path
-    from tensorviz.ui.app_settings import AppSettings
-    from tensorviz.ui.main_window import MainWindow
+    from tensorviz.ui.window.app_settings import AppSettings
+    from tensorviz.ui.window.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
     app.setOrganizationName("tensorviz")

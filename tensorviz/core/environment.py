@@ -13,7 +13,7 @@ from importlib import metadata
 
 import torch
 
-import tensorviz
+from tensorviz.version import __version__
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,7 @@ def _cuda_devices() -> list[CudaDevice]:
 def collect_environment() -> EnvironmentReport:
     mps = getattr(torch.backends, "mps", None)
     return EnvironmentReport(
-        tensorviz_version=tensorviz.__version__,
+        tensorviz_version=__version__,
         python_version=f"{platform.python_implementation()} {sys.version.split()[0]}",
         platform=f"{platform.system()} {platform.release()} ({platform.machine()})",
         torch_version=torch.__version__,

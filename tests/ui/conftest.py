@@ -1,8 +1,8 @@
 import pytest
 from PySide6.QtCore import QSettings
 
-from tensorviz.ui.app_settings import AppSettings
-from tensorviz.ui.main_window import MainWindow
+from tensorviz.ui.window.app_settings import AppSettings
+from tensorviz.ui.window.main_window import MainWindow
 
 
 @pytest.fixture

@@ -46,8 +46,8 @@ def test_building_the_window_imports_no_torch(tmp_path):
         "from PySide6.QtCore import QSettings\n"
         "from PySide6.QtWidgets import QApplication\n"
         "app = QApplication([])\n"
-        "from tensorviz.ui.app_settings import AppSettings\n"
-        "from tensorviz.ui.main_window import MainWindow\n"
+        "from tensorviz.ui.window.app_settings import AppSettings\n"
+        "from tensorviz.ui.window.main_window import MainWindow\n"
         f"w = MainWindow(AppSettings(QSettings({str(settings)!r}, QSettings.Format.IniFormat)))\n"
         "print(w.current_area(), 'torch' in sys.modules)\n"
     )

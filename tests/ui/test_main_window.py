@@ -3,12 +3,12 @@ import torch
 from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QKeySequence
 
-from tensorviz.ui.areas import AREAS
-from tensorviz.ui.main_window import MainWindow
+from tensorviz.ui.window.areas import AREAS
+from tensorviz.ui.window.main_window import MainWindow
 
 
 def test_one_area_per_capability_built_or_saying_what_will_come(window):
-    from tensorviz.ui.placeholder_panel import PlaceholderPanel
+    from tensorviz.ui.window.placeholder_panel import PlaceholderPanel
     from tensorviz.ui.workbench.workbench_panel import WorkbenchPanel
 
     titles = window.navigation.titles()

@@ -7,8 +7,8 @@ from html import escape
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
-from tensorviz.core.tensor_file_text import load_code, node_summary, sharing_text
-from tensorviz.core.tensor_files import FileInspection, Node
+from tensorviz.core.files.inspection import FileInspection, Node
+from tensorviz.core.files.text import load_code, node_summary, sharing_text
 
 
 class FileDetails(QLabel):

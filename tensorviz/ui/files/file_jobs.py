@@ -14,8 +14,8 @@ import threading
 
 from PySide6.QtCore import QObject, QRunnable, Signal
 
-from tensorviz.core.tensor_files import FileChangedError, FileInspection, inspect_file
-from tensorviz.core.tensor_summary import heading, summarize
+from tensorviz.core.files.inspection import FileChangedError, FileInspection, inspect_file
+from tensorviz.core.tensors.summary import heading, summarize
 
 
 def _one_line(error: BaseException) -> str:

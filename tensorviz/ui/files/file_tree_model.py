@@ -8,8 +8,8 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from tensorviz.core.tensor_file_text import format_bytes, node_summary, sharing_text
-from tensorviz.core.tensor_files import FileInspection, Node
+from tensorviz.core.files.inspection import FileInspection, Node
+from tensorviz.core.files.text import format_bytes, node_summary, sharing_text
 
 COLUMNS = ("Name", "Contents", "Bytes", "Sharing", "Statistics")
 SHARED_BRUSH = QBrush(QColor("#fff4d6"))

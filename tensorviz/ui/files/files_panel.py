@@ -28,20 +28,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorviz.core.tensor_file_text import explain_file_error, format_bytes, workspace_entries
-from tensorviz.core.tensor_files import (
+from tensorviz.core.files.inspection import (
     FileChangedError,
     FileInspection,
     Node,
     tensor_nodes_below,
 )
-from tensorviz.core.workspace import Workspace, WorkspaceError
-from tensorviz.ui.error_panel import ErrorPanel
+from tensorviz.core.files.text import explain_file_error, format_bytes, workspace_entries
+from tensorviz.core.tensors.workspace import Workspace, WorkspaceError
 from tensorviz.ui.files.file_details import FileDetails
 from tensorviz.ui.files.file_jobs import FileJobRelay, OpenFileJob, StatisticsJob
 from tensorviz.ui.files.file_tree_model import FileTreeModel
 from tensorviz.ui.files.save_dialog import SaveTensorsDialog
 from tensorviz.ui.files.values_loader import ValuesLoader
+from tensorviz.ui.widgets.error_panel import ErrorPanel
 from tensorviz.ui.workbench.value_view import ValueView
 
 HINT = (

@@ -25,12 +25,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorviz.core.tensor_file_formats import (
-    TensorFileError,
+from tensorviz.core.files.file_errors import TensorFileError
+from tensorviz.core.files.formats import (
     made_safetensors_ready,
     save_tensors,
 )
-from tensorviz.core.workspace import Workspace
+from tensorviz.core.tensors.workspace import Workspace
 
 FORMATS = (("PyTorch torch.save (.pt)", ".pt"), ("safetensors (.safetensors)", ".safetensors"))
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-from tensorviz.core.memory_budget import human_bytes
-from tensorviz.core.tensor_files import FileChangedError, FileInspection
+from tensorviz.core.files.inspection import FileChangedError, FileInspection
+from tensorviz.core.tensors.memory_budget import human_bytes
 
 READ_IN_BACKGROUND = 8 * 2**20  # bytes
 

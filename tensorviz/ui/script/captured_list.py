@@ -15,9 +15,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorviz.core.script_results import RunSummary
-from tensorviz.core.tensor_identity import dtype_name
-from tensorviz.core.workspace import Workspace, WorkspaceEvent
+from tensorviz.core.script.results import RunSummary
+from tensorviz.core.tensors.identity import dtype_name
+from tensorviz.core.tensors.workspace import Workspace, WorkspaceEvent
 
 COLUMNS = ("Name", "Shape", "dtype", "Line", "")
 

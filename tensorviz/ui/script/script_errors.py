@@ -6,9 +6,9 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
-from tensorviz.core.script_run import ScriptFailure
-from tensorviz.core.script_source import ScriptSyntaxError
-from tensorviz.ui.error_panel import ErrorPanel
+from tensorviz.core.script.run import ScriptFailure
+from tensorviz.core.script.source import ScriptSyntaxError
+from tensorviz.ui.widgets.error_panel import ErrorPanel
 
 
 class ScriptErrorBox(QFrame):

@@ -26,10 +26,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorviz.core.script_examples import example_by_key, script_examples
-from tensorviz.core.script_results import RunSummary, apply_script_result
-from tensorviz.core.script_run import ScriptResult, ScriptRun
-from tensorviz.core.workspace import Workspace, WorkspaceError
+from tensorviz.core.script.examples import example_by_key, script_examples
+from tensorviz.core.script.results import RunSummary, apply_script_result
+from tensorviz.core.script.run import ScriptResult, ScriptRun
+from tensorviz.core.tensors.workspace import Workspace, WorkspaceError
 from tensorviz.ui.script.captured_list import CapturedList
 from tensorviz.ui.script.code_editor import CodeEditor
 from tensorviz.ui.script.output_view import OutputView

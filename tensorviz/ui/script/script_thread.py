@@ -8,8 +8,8 @@ import traceback
 
 from PySide6.QtCore import QThread, Signal
 
-from tensorviz.core.error_explanations import explain_error
-from tensorviz.core.script_run import ScriptFailure, ScriptResult, ScriptRun
+from tensorviz.core.explain.errors import explain_error
+from tensorviz.core.script.run import ScriptFailure, ScriptResult, ScriptRun
 
 
 class ScriptThread(QThread):

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorviz.core.training_data import TrainingConfig
+from tensorviz.core.training.data import TrainingConfig
 
 OPTIMIZERS = (
     ("manual", "manual (no_grad)"),

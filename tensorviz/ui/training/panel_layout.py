@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QBoxLayout, QSplitter, QVBoxLayout, QWidget
 
-from tensorviz.ui.scrolling import scrolling
+from tensorviz.ui.widgets.scrolling import scrolling
 
 
 class ResponsiveRow(QWidget):

@@ -15,10 +15,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorviz.core.error_explanations import ExplainedError
-from tensorviz.core.training import Remedy
-from tensorviz.ui.error_panel import ErrorPanel
-from tensorviz.ui.layout_clearing import clear_layout
+from tensorviz.core.explain.errors import ExplainedError
+from tensorviz.core.training.trainer import Remedy
+from tensorviz.ui.widgets.error_panel import ErrorPanel
+from tensorviz.ui.widgets.layout_clearing import clear_layout
 
 
 class ProblemView(QScrollArea):

@@ -9,8 +9,8 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from tensorviz.core.training import PHASE_CODE, PHASES, PhaseRecord, StepRecord
-from tensorviz.core.training_report import ExperimentInfo, gradients_agree
+from tensorviz.core.training.report import ExperimentInfo, gradients_agree
+from tensorviz.core.training.trainer import PHASE_CODE, PHASES, PhaseRecord, StepRecord
 
 PHASE_TITLES = {
     "forward": "1 Forward",

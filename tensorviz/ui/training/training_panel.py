@@ -15,22 +15,22 @@ from PySide6.QtWidgets import (
 )
 
 from tensorviz.core.atomic_files import write_atomically
-from tensorviz.core.error_explanations import ExplainedError
-from tensorviz.core.training import (
+from tensorviz.core.explain.errors import ExplainedError
+from tensorviz.core.training.data import TrainingConfig
+from tensorviz.core.training.report import (
+    USE_NO_GRAD,
+    ExperimentInfo,
+    explain_divergence,
+    save_parameters,
+    write_history_csv,
+)
+from tensorviz.core.training.trainer import (
     PhaseRecord,
     Remedy,
     StepRecord,
     apply_remedy,
     loss_graph,
     phase_codes,
-)
-from tensorviz.core.training_data import TrainingConfig
-from tensorviz.core.training_report import (
-    USE_NO_GRAD,
-    ExperimentInfo,
-    explain_divergence,
-    save_parameters,
-    write_history_csv,
 )
 from tensorviz.ui.training.config_form import TrainingConfigForm
 from tensorviz.ui.training.panel_layout import lay_out_panel

@@ -13,8 +13,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtWidgets import QGridLayout, QWidget
 
-from tensorviz.core.training import StepRecord
-from tensorviz.core.training_report import ExperimentInfo, extend_ema
+from tensorviz.core.training.report import ExperimentInfo, extend_ema
+from tensorviz.core.training.trainer import StepRecord
 
 INK = "#1f2a44"  # no grid lines: they make every axis repaint with each frame
 BLUE, ORANGE, GREEN, GREY, RED = "#3d5a80", "#e76f51", "#2a9d8f", "#9ca3af", "#b42318"

@@ -20,9 +20,9 @@ import time
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signal, Slot
 
-from tensorviz.core.training import Trainer
-from tensorviz.core.training_data import TrainingConfig, TrainingConfigError
-from tensorviz.core.training_report import describe_experiment
+from tensorviz.core.training.data import TrainingConfig, TrainingConfigError
+from tensorviz.core.training.report import describe_experiment
+from tensorviz.core.training.trainer import Trainer
 
 THROTTLE_S = 1 / 25  # at most 25 batches of records a second
 FULL_SPEED_THROTTLE_S = 0.2  # at full speed the GUI thread must leave the GIL to the loop

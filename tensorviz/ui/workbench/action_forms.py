@@ -19,9 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorviz.core.op_params import DTYPES
-from tensorviz.core.operation_specs import CATEGORIES, OPERATIONS, OPERATIONS_BY_NAME
-from tensorviz.core.tensor_creation import CREATIONS, CREATIONS_BY_NAME, CreationOptions
+from tensorviz.core.tensors.creation import CREATIONS, CREATIONS_BY_NAME, CreationOptions
+from tensorviz.core.tensors.op_params import DTYPES
+from tensorviz.core.tensors.operation_specs import CATEGORIES, OPERATIONS, OPERATIONS_BY_NAME
 from tensorviz.ui.workbench.param_form import ParamForm
 
 AUTO_DTYPE = "auto (torch infers)"

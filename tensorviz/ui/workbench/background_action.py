@@ -12,8 +12,8 @@ import time
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
-from tensorviz.core.error_explanations import explain_error
-from tensorviz.core.workbench_actions import ActionError, PreparedAction
+from tensorviz.core.explain.errors import explain_error
+from tensorviz.core.tensors.workbench_actions import ActionError, PreparedAction
 
 
 class _Relay(QObject):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
-from tensorviz.core.workspace import Workspace
+from tensorviz.core.tensors.workspace import Workspace
 
 
 class HistoryList(QWidget):

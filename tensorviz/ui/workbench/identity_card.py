@@ -17,10 +17,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorviz.core.tensor_identity import Verdict, identify
-from tensorviz.core.workbench_actions import numpy_shares_memory
-from tensorviz.core.workspace import WorkspaceEntry
-from tensorviz.ui.layout_clearing import clear_layout
+from tensorviz.core.tensors.identity import Verdict, identify
+from tensorviz.core.tensors.workbench_actions import numpy_shares_memory
+from tensorviz.core.tensors.workspace import WorkspaceEntry
+from tensorviz.ui.widgets.layout_clearing import clear_layout
 
 ONE_COLUMN_BELOW = 460  # px: the identity rows in one column instead of two
 

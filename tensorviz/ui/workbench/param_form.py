@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QWidget
 
-from tensorviz.core.op_params import DTYPES, ParamSpec
+from tensorviz.core.tensors.op_params import DTYPES, ParamSpec
 
 
 class ParamForm(QWidget):

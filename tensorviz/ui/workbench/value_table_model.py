@@ -13,7 +13,7 @@ import numpy
 import torch
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
-from tensorviz.core.tensor_summary import default_table_dims, slice_2d
+from tensorviz.core.tensors.summary import default_table_dims, slice_2d
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 NUMBER_ALIGNMENT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorviz.core.tensor_summary import (
+from tensorviz.core.tensors.summary import (
     TensorSummary,
     default_table_dims,
     dtype_name,
@@ -33,8 +33,8 @@ from tensorviz.core.tensor_summary import (
     histogram,
     summarize,
 )
-from tensorviz.ui.layout_clearing import clear_layout
-from tensorviz.ui.scrolling import scrolling
+from tensorviz.ui.widgets.layout_clearing import clear_layout
+from tensorviz.ui.widgets.scrolling import scrolling
 from tensorviz.ui.workbench.value_table_model import TensorTableModel
 
 BACKGROUND_THRESHOLD = 1_000_000  # elements; smaller tensors are summarised at once

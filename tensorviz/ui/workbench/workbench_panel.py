@@ -14,9 +14,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorviz.core.error_explanations import explain_error
-from tensorviz.core.tensor_identity import Verdict, view_verdict
-from tensorviz.core.workbench_actions import (
+from tensorviz.core.explain.errors import explain_error
+from tensorviz.core.tensors.identity import Verdict, view_verdict
+from tensorviz.core.tensors.workbench_actions import (
     ActionError,
     ActionOutcome,
     PreparedAction,
@@ -25,9 +25,9 @@ from tensorviz.core.workbench_actions import (
     prepare_operation,
     write_numpy,
 )
-from tensorviz.core.workspace import Workspace, WorkspaceError, WorkspaceEvent
-from tensorviz.ui.error_panel import ErrorPanel
-from tensorviz.ui.scrolling import scrolling
+from tensorviz.core.tensors.workspace import Workspace, WorkspaceError, WorkspaceEvent
+from tensorviz.ui.widgets.error_panel import ErrorPanel
+from tensorviz.ui.widgets.scrolling import scrolling
 from tensorviz.ui.workbench.action_forms import CreateForm, OperateForm
 from tensorviz.ui.workbench.background_action import BackgroundAction
 from tensorviz.ui.workbench.identity_card import IdentityCard

@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
-from tensorviz.core.tensor_identity import dtype_name, storage_key
-from tensorviz.core.workspace import Workspace, WorkspaceEvent
+from tensorviz.core.tensors.identity import dtype_name, storage_key
+from tensorviz.core.tensors.workspace import Workspace, WorkspaceEvent
 
 # One colour per shared storage, so views of the same memory read as a family.
 STORAGE_COLOURS = ("#3d5a80", "#ee6c4d", "#2a9d8f", "#8d5fd3", "#e9a23b", "#c0392b", "#5c7c2f")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tensorviz.core.workspace import Workspace
+from tensorviz.core.tensors.workspace import Workspace
 from tensorviz.ui.files.files_panel import FilesPanel
 
 

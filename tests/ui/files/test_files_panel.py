@@ -7,10 +7,10 @@ import pytest
 import torch
 from PySide6.QtCore import Qt
 
-from tensorviz.core.tensor_files import inspect_file
+from tensorviz.core.files.inspection import inspect_file
 from tensorviz.ui.files.files_panel import FilesPanel
 from tensorviz.ui.files.save_dialog import SaveTensorsDialog
-from tensorviz.ui.main_window import MainWindow
+from tensorviz.ui.window.main_window import MainWindow
 
 
 class Payload:
@@ -121,7 +121,7 @@ def test_cancel_drops_a_file_still_opening(qtbot, panel, checkpoint):
 def test_save_dialog_writes_pt_and_explains_safetensors_refusal(qtbot, panel, tmp_path):
     workspace = panel.workspace
     base = torch.arange(6.0).reshape(2, 3)
-    from tensorviz.core.workspace import Provenance
+    from tensorviz.core.tensors.workspace import Provenance
 
     workspace.add_tensor("base", base, Provenance("arange", "torch.arange(6.)"))
     workspace.add_tensor("base_t", base.t(), Provenance("t", "base.t()", ("base",)))

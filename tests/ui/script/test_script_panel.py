@@ -8,10 +8,10 @@ import pytest
 import torch
 from PySide6.QtCore import Qt
 
-from tensorviz.core.script_examples import example_by_key
-from tensorviz.core.script_output import output_is_routed
-from tensorviz.core.workbench_actions import populate_default_workspace
-from tensorviz.core.workspace import Workspace
+from tensorviz.core.script.examples import example_by_key
+from tensorviz.core.script.output import output_is_routed
+from tensorviz.core.tensors.workbench_actions import populate_default_workspace
+from tensorviz.core.tensors.workspace import Workspace
 from tensorviz.ui.script.script_panel import ScriptPanel
 
 TIMEOUT = 20_000

@@ -8,8 +8,8 @@ import torch
 from panel_driving import TIMEOUT, configure
 from PySide6.QtCore import Qt
 
-from tensorviz.core.training import PHASES, Trainer
-from tensorviz.core.training_data import TrainingConfig
+from tensorviz.core.training.data import TrainingConfig
+from tensorviz.core.training.trainer import PHASES, Trainer
 from tensorviz.ui.training.training_panel import TrainingPanel
 from tensorviz.ui.training.training_worker import FULL_SPEED
 

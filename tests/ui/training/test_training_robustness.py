@@ -7,8 +7,8 @@ import pytest
 import torch
 from panel_driving import TIMEOUT, configure
 
-from tensorviz.core.training import Trainer
-from tensorviz.core.training_data import TrainingConfig
+from tensorviz.core.training.data import TrainingConfig
+from tensorviz.core.training.trainer import Trainer
 
 INTERRUPT_TIMEOUT = 5_000  # a bound for the wait, not a measured time: the epoch takes minutes
 

@@ -7,10 +7,10 @@ import pytest
 import torch
 from PySide6.QtCore import QCoreApplication
 
-from tensorviz.core import workbench_actions
-from tensorviz.core.error_explanations import ExplainedError
-from tensorviz.core.workbench_actions import ActionError, ActionOutcome, PreparedAction
-from tensorviz.core.workspace import Workspace
+from tensorviz.core.explain.errors import ExplainedError
+from tensorviz.core.tensors import workbench_actions
+from tensorviz.core.tensors.workbench_actions import ActionError, ActionOutcome, PreparedAction
+from tensorviz.core.tensors.workspace import Workspace
 from tensorviz.ui.workbench.action_forms import select_data
 from tensorviz.ui.workbench.workbench_panel import WorkbenchPanel
 

@@ -3,8 +3,8 @@
 import pytest
 import torch
 
-from tensorviz.core.workbench_actions import populate_default_workspace
-from tensorviz.core.workspace import Workspace
+from tensorviz.core.tensors.workbench_actions import populate_default_workspace
+from tensorviz.core.tensors.workspace import Workspace
 from tensorviz.ui.workbench.action_forms import select_data
 from tensorviz.ui.workbench.workbench_panel import WorkbenchPanel
 
@@ -215,7 +215,7 @@ def test_undo_reports_what_it_undid(panel, qtbot):
 
 @pytest.mark.parametrize("dtype", [torch.float8_e4m3fn, torch.uint16])
 def test_selecting_a_tensor_of_a_dtype_with_few_kernels_shows_it_whole(panel, dtype):
-    from tensorviz.core.workspace import Provenance
+    from tensorviz.core.tensors.workspace import Provenance
 
     panel.workspace.add_tensor("odd", torch.ones(2, 3).to(dtype), Provenance("load", "loaded"))
     panel.select("odd")

@@ -1,0 +1,45 @@
+"""What every subcommand shares: the one-line error, the argument parser that raises it, the
+subcommand record and JSON printing. Subcommand modules import this, never the registry.
+
+Conventions every subcommand follows:
+  * `--json` prints machine-readable output;
+  * exit 0 on success;
+  * exit 2 with a single line on stderr for bad input (never a traceback).
+Heavy modules (torch) are imported inside each command, so `--help` and `--version` stay instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+PROG = "tensorviz"
+
+
+class CliInputError(Exception):
+    """Bad input to a subcommand: reported as one line on stderr with exit status 2."""
+
+
+class OneLineErrorParser(argparse.ArgumentParser):
+    """argparse prints usage plus message; we promise a single line and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise CliInputError(message)
+
+
+@dataclass(frozen=True)
+class Subcommand:
+    """`tensorviz NAME ...`: `run(args)` returns the exit status."""
+
+    name: str
+    summary: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+def print_json(data) -> None:
+    json.dump(data, sys.stdout, indent=2, default=str)
+    sys.stdout.write("\n")

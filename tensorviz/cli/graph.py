@@ -1,0 +1,230 @@
+"""`tensorviz graph PRESET|SCRIPT.py [--tensor NAME] [--json] [--backward] [-o FILE]`: the Autograd
+graph area's graph, headless.
+
+A first argument that is an existing `.py` file is the user's script: it runs as `python
+SCRIPT.py` would (their own code, `__main__`, its folder on sys.path) and the graph is the one of
+its variable `--tensor NAME`. Anything else is a preset name. Prints the nodes and edges (input →
+consumer); `--json` prints {"nodes": [{"id", "kind": "backward"|"accumulate_grad"|"tensor"|"saved",
+"name", "shape", ...}], "edges": [{"source", "target", "output_nr"}]}: each saved tensor is a node
+of kind "saved" (name "_saved_self", ..., shape, dtype, freed) with an edge saved → the backward
+node that saved it whose output_nr is null (it is no output of a node). `--backward` also prints
+the order torch visited the nodes and each leaf's .grad.
+`-o` writes .dot (structure), .svg or .png (the app's own scene, painted offscreen), atomically.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+import traceback
+from pathlib import Path
+
+from tensorviz.cli.arguments import CliInputError, Subcommand, print_json
+from tensorviz.cli.pictures import paint
+
+OUTPUT_SUFFIXES = (".dot", ".svg", ".png")
+
+
+class ScriptFailedError(Exception):
+    """The user's script raised: its traceback (trimmed to their file) is already printed."""
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    from tensorviz.core.autograd.presets import PRESETS
+
+    parser.add_argument(
+        "source", metavar="PRESET|SCRIPT.py", help="a script, or one of: " + ", ".join(PRESETS)
+    )
+    parser.add_argument(
+        "--tensor", metavar="NAME", help="with a script: the variable whose graph to show"
+    )
+    parser.add_argument(
+        "--backward", action="store_true", help="run backward and print the visit order"
+    )
+    parser.add_argument(
+        "-o", "--output", metavar="FILE", help="also write FILE.dot, FILE.svg or FILE.png"
+    )
+
+
+# --- the user's script ---------------------------------------------------------------------------
+
+
+def _print_user_traceback(error: BaseException, script: str) -> None:
+    """The traceback as `python SCRIPT.py` shows it: frames from the user's file on."""
+    tb = error.__traceback__
+    while tb is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) != script:
+        tb = tb.tb_next
+    sys.stderr.write("".join(traceback.format_exception(type(error), error, tb)))
+
+
+def run_script(path: str) -> dict:
+    """Run `path` as `python path` would and return its globals (sys.argv/sys.path restored)."""
+    import runpy
+
+    script = os.path.abspath(path)
+    saved_argv, saved_path = sys.argv[:], sys.path[:]
+    sys.argv = [path]
+    sys.path.insert(0, os.path.dirname(script))
+    try:
+        # What the script prints goes to stderr: stdout carries only our output (--json).
+        with contextlib.redirect_stdout(sys.stderr):
+            return runpy.run_path(script, run_name="__main__")
+    except SystemExit as error:
+        if error.code in (None, 0):
+            message = f"{path} called sys.exit() before its variables could be read"
+            raise CliInputError(message) from None
+        if not isinstance(error.code, int):
+            print(error.code, file=sys.stderr)  # as python prints sys.exit("message")
+        raise ScriptFailedError from None
+    except Exception as error:
+        _print_user_traceback(error, script)
+        raise ScriptFailedError from None
+    finally:
+        sys.argv[:] = saved_argv
+        sys.path[:] = saved_path
+
+
+def _no_grad_fn_reason(tensor) -> str:
+    if tensor.requires_grad:
+        return "it is a leaf (created with requires_grad=True; its gradient collects in .grad)"
+    if tensor._base is not None and tensor._base.requires_grad:
+        return "it is a view cut from the graph (made by detach() or under torch.no_grad())"
+    return (
+        "it is a leaf with requires_grad=False (nothing it came from required grad, or it was "
+        "detached or computed under torch.no_grad())"
+    )
+
+
+def script_tensor(namespace: dict, name: str, script: str):
+    """The variable `name` of the script's globals, if it is a tensor with a grad_fn."""
+    import torch
+
+    if name not in namespace:
+        raise CliInputError(f"{script} defines no variable '{name}' at module level")
+    value = namespace[name]
+    if not isinstance(value, torch.Tensor):
+        kind = type(value).__name__
+        article = "an" if kind[:1].lower() in "aeiou" else "a"
+        raise CliInputError(f"{name} is not a tensor: it is {article} {kind}")
+    if value.grad_fn is None:
+        raise CliInputError(f"{name} has no grad_fn: {_no_grad_fn_reason(value)}")
+    return value
+
+
+def leaf_names_of(namespace: dict):
+    """Workspace names for leaves: the script's tensors and its modules' parameters."""
+    import torch
+
+    from tensorviz.core.autograd.graph import LeafNames
+
+    names = LeafNames()
+    for key, value in namespace.items():
+        if key.startswith("__"):
+            continue
+        if isinstance(value, torch.nn.Module):
+            names.add_module(value, prefix=f"{key}.")
+        elif isinstance(value, torch.Tensor):
+            names.add(key, value)
+    return names
+
+
+# --- output --------------------------------------------------------------------------------------
+
+
+def _write_dot(graph, path: Path) -> None:
+    from tensorviz.core.atomic_files import write_text_atomically
+    from tensorviz.core.autograd.graph import to_dot
+
+    write_text_atomically(path, to_dot(graph))
+
+
+def write_output(graph, output: str) -> None:
+    path = Path(output)
+    if path.suffix.lower() not in OUTPUT_SUFFIXES:
+        raise CliInputError(f"-o writes .dot, .svg or .png, not '{path.suffix or output}'")
+    if not path.parent.is_dir():
+        raise CliInputError(f"cannot write {output}: no folder {path.parent}")
+    try:
+        if path.suffix.lower() == ".dot":
+            _write_dot(graph, path)
+        else:
+            paint("autograd_graph", graph, path)
+    except OSError as error:
+        raise CliInputError(f"cannot write {output}: {error.strerror or error}") from None
+
+
+# --- the subcommand ------------------------------------------------------------------------------
+
+
+def _load(args: argparse.Namespace):
+    """(root tensor, extracted graph, header line) from a script or a preset."""
+    from tensorviz.core.autograd.graph import extract_graph
+    from tensorviz.core.autograd.presets import PRESETS
+
+    source = args.source
+    if source.lower().endswith(".py") and os.path.isfile(source):
+        if not args.tensor:
+            raise CliInputError(
+                f"give the variable to draw: tensorviz graph {source} --tensor NAME"
+            )
+        namespace = run_script(source)
+        root = script_tensor(namespace, args.tensor, source)
+        graph = extract_graph([root], leaf_names_of(namespace), [args.tensor])
+        return root, graph, f"# {source}: {args.tensor}"
+    if source.lower().endswith(".py"):
+        raise CliInputError(f"no such script: {source}")
+    if args.tensor:
+        raise CliInputError("--tensor names a variable of a SCRIPT.py, not of a preset")
+    if source not in PRESETS:
+        raise CliInputError(f"unknown preset '{source}' (choose from {', '.join(PRESETS)})")
+    built = PRESETS[source].build()
+    return built.root, built.extract(), f"# {PRESETS[source].code}"
+
+
+def _run_graph(args: argparse.Namespace) -> int:
+    from tensorviz.core.autograd.backward_steps import record_backward
+    from tensorviz.core.graph_layout.layered_layout import node_detail
+
+    if args.output:
+        suffix = Path(args.output).suffix.lower()
+        if suffix not in OUTPUT_SUFFIXES:
+            raise CliInputError(f"-o writes .dot, .svg or .png, not '{suffix or args.output}'")
+    try:
+        root, graph, header = _load(args)
+    except ScriptFailedError:
+        return 1
+    if args.output:
+        write_output(graph.graph, args.output)
+    data = graph.to_json()
+    if args.backward:
+        record = record_backward(graph, root)
+        data["backward"] = [{"node": v.node, "op": v.op} for v in record.visits]
+        data["grads"] = {
+            graph.graph.nodes[n]["label"]: graph.functions[n].variable.grad.tolist()
+            for n in graph.nodes_of_kind("accumulate_grad")
+            if graph.functions[n].variable.grad is not None
+        }
+    if args.json:
+        print_json(data)
+        return 0
+    print(header)
+    for node_id, attrs in graph.graph.nodes(data=True):
+        detail = node_detail(attrs)
+        print(f"{node_id:>6}  {attrs['kind']:<15}  {attrs['label']}  {detail}".rstrip())
+    for source, target, attrs in graph.graph.edges(data=True):
+        print(f"{source:>6} -> {target}  (output {attrs['output_nr']})")
+    if args.backward:
+        print("backward order: " + " → ".join(v["op"] for v in data["backward"]))
+        for name, grad in data["grads"].items():
+            print(f"{name}.grad = {grad}")
+    return 0
+
+
+COMMAND = Subcommand(
+    "graph",
+    "the autograd graph of a preset or a script's tensor: nodes, edges, export",
+    _add_arguments,
+    _run_graph,
+)

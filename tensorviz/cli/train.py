@@ -1,0 +1,161 @@
+"""`tensorviz train`: the Training area's trainer, headless.
+
+tensorviz train [--epochs N --lr F --optimizer manual|sgd|adam --momentum F --device D
+                 --seed S --n N --noise F] [--json | --csv FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+
+from tensorviz.cli.arguments import CliInputError, Subcommand, print_json
+
+HISTORY_FIELDS = ("epoch", "loss", "w", "b", "grad_w", "grad_b")
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--epochs", type=int, default=500, help="epochs (default 500)")
+    parser.add_argument("--lr", type=float, default=0.01, help="learning rate (default 0.01)")
+    parser.add_argument(
+        "--optimizer", choices=("manual", "sgd", "adam"), default="manual", help="update style"
+    )
+    parser.add_argument("--momentum", type=float, default=0.0, help="SGD momentum (default 0)")
+    parser.add_argument("--weight-decay", type=float, default=0.0, help="sgd/adam weight decay")
+    parser.add_argument("--batch-size", type=int, default=None, help="mini-batch size (full)")
+    parser.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or mps (default cpu)")
+    parser.add_argument("--seed", type=int, default=42, help="numpy and torch seed (default 42)")
+    parser.add_argument("--n", type=int, default=100, help="number of samples (default 100)")
+    parser.add_argument("--noise", type=float, default=2.0, help="noise std (default 2)")
+    parser.add_argument("--data", metavar="FILE", help="your own x, y from a .csv or .pt file")
+    parser.add_argument("--csv", metavar="FILE", help="write the loss history as CSV to FILE")
+
+
+def _finite_or_none(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def _config(args: argparse.Namespace):
+    from tensorviz.core.training.data import TrainingConfig, TrainingConfigError
+
+    config = TrainingConfig(
+        seed=args.seed,
+        n=args.n,
+        noise=args.noise,
+        lr=args.lr,
+        epochs=args.epochs,
+        batch_size=args.batch_size,
+        update_style=args.optimizer,
+        momentum=args.momentum,
+        weight_decay=args.weight_decay,
+        device=args.device,
+        data_path=args.data,
+    )
+    try:
+        config.validate()
+    except TrainingConfigError as error:
+        raise CliInputError(str(error)) from None
+    return config
+
+
+def _check_device(device: str) -> None:
+    import torch
+
+    kind = torch.device(device).type
+    if kind == "cuda" and not torch.cuda.is_available():
+        raise CliInputError(f"device {device!r} asked for, but torch sees no CUDA device")
+    if kind == "cuda" and torch.device(device).index is not None:
+        if torch.device(device).index >= torch.cuda.device_count():
+            raise CliInputError(f"no device {device!r}: torch sees {torch.cuda.device_count()}")
+    if kind == "mps" and not torch.backends.mps.is_available():
+        raise CliInputError("device 'mps' asked for, but torch reports MPS unavailable")
+
+
+def _run_train(args: argparse.Namespace) -> int:
+    if args.json and args.csv:
+        raise CliInputError("choose one of --json and --csv")
+    config = _config(args)
+    _check_device(config.device)
+    from tensorviz.core.training.data import TrainingConfigError
+    from tensorviz.core.training.report import write_history_csv
+    from tensorviz.core.training.trainer import Trainer
+
+    try:
+        trainer = Trainer(config)
+    except TrainingConfigError as error:
+        raise CliInputError(str(error)) from None
+    history = trainer.run()
+    if args.json:
+        print_json(_json_report(trainer))
+    elif args.csv:
+        try:
+            write_history_csv(args.csv, history)
+        except OSError as error:
+            raise CliInputError(f"cannot write {args.csv}: {error.strerror or error}") from None
+        print(f"wrote {len(history)} epochs to {args.csv}")
+    else:
+        _print_text(trainer)
+    return _report_stop(trainer)
+
+
+def _json_report(trainer) -> dict:
+    history = trainer.history
+    last = history[-1] if history else None
+    ls_w, ls_b = trainer.least_squares
+    return {
+        "config": trainer.config.to_dict(),
+        "history": [
+            {
+                name: _finite_or_none(getattr(r, name)) if name != "epoch" else r.epoch
+                for name in HISTORY_FIELDS
+            }
+            for r in history
+        ],
+        "final": {
+            "w": _finite_or_none(last.w) if last else None,
+            "b": _finite_or_none(last.b) if last else None,
+            "loss": _finite_or_none(last.loss) if last else None,
+        },
+        "least_squares": {"w": ls_w, "b": ls_b},
+    }
+
+
+def _print_text(trainer) -> None:
+    c = trainer.config
+    every = max(1, c.epochs // 5)
+    print(f"data: {trainer.data.source}, n={trainer.data.n}; {c.update_style}, lr={c.lr:g}")
+    for record in trainer.history:
+        if record.epoch % every == 0 or record is trainer.history[-1]:
+            print(
+                f"Epoch {record.epoch:>{len(str(c.epochs))}}/{c.epochs}  loss {record.loss:.4f}  "
+                f"w {record.w:.4f}  b {record.b:.4f}  "
+                f"dL/dw {record.grad_w:+.4g} (by hand {record.hand_grad_w:+.4g})"
+            )
+    if trainer.history:
+        last = trainer.history[-1]
+        ls_w, ls_b = trainer.least_squares
+        true = trainer.data
+        print(f"learned        w = {last.w:.4f}  b = {last.b:.4f}")
+        if true.true_w is not None:
+            print(f"true           w = {true.true_w:.4f}  b = {true.true_b:.4f}")
+        print(f"least squares  w = {ls_w:.4f}  b = {ls_b:.4f}")
+
+
+def _report_stop(trainer) -> int:
+    if trainer.divergence is not None:
+        remedies = "; ".join(r.label for r in trainer.divergence.remedies)
+        print(f"tensorviz train: {trainer.divergence.message()} — try: {remedies}", file=sys.stderr)
+        return 1
+    if trainer.error is not None:
+        print(f"tensorviz train: {trainer.error.torch_message}", file=sys.stderr)
+        return 1
+    return 0
+
+
+COMMAND = Subcommand(
+    "train",
+    "the reference linear regression (y = 2.5x + 1.8 + noise) trained with real torch",
+    _add_arguments,
+    _run_train,
+)

@@ -1,0 +1,383 @@
+"""The graph autograd really built: an iterative walk of `grad_fn.next_functions` into networkx.
+
+Nodes (ids are strings in walk order, so the same graph always gets the same ids):
+  * kind "tensor": a root tensor the graph was asked for (its grad_fn feeds it);
+  * kind "backward": a backward Node, named `type(fn).__name__` (`MulBackward0`, ...);
+  * kind "accumulate_grad": where a leaf's gradient collects; carries the leaf's name, shape,
+    dtype and requires_grad.
+Edges point from input to consumer (the forward direction). One edge per (input, consumer)
+pair; `input_nrs` are the consumer's next_functions positions that read the input and
+`output_nrs` the matching outputs of the input node (split/chunk/unbind have several);
+`output_nr` is the first of them. `(None, 0)` entries — inputs that need no
+grad — are kept on the consumer as `cut_inputs`. Saved tensors are read on demand
+(`AutogradGraph.saved_of`) and defensively: after a backward without retain_graph they are freed
+and show as such, never raising.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import networkx as nx
+import torch
+
+from tensorviz.core.gc_pause import gc_paused
+from tensorviz.core.tensors.identity import dtype_name
+
+REWRITE_NODES = ("CopySlices", "AsStridedBackward0", "AsStridedBackward1")
+_SAVED_PREFIX = "_saved_"
+
+
+@dataclass(frozen=True)
+class SavedValue:
+    """One `_saved_*` attribute of a backward node."""
+
+    attribute: str  # "self", "other", "result", "exponent", ...
+    kind: str  # "tensor" | "value" | "freed" | "none"
+    shape: tuple[int, ...] | None = None
+    dtype: str = ""
+    storage_key: tuple | None = None  # (storage address, offset, shape, stride): identity
+    text: str = ""  # the value of a non-tensor, or why it cannot be read
+
+    def describe(self) -> str:
+        if self.kind == "tensor":
+            return f"{self.attribute}: tensor {list(self.shape)} {self.dtype}"
+        if self.kind == "freed":
+            return f"{self.attribute}: freed by backward (retain_graph=False)"
+        return f"{self.attribute}: {self.text}"
+
+
+@dataclass
+class AutogradGraph:
+    """The extracted graph plus what the walk learned on the way."""
+
+    graph: nx.DiGraph
+    roots: list[str]  # node ids of the root tensors
+    node_of_fn: dict[int, str] = field(default_factory=dict)  # id(Node) → node id, while alive
+    functions: dict[str, object] = field(default_factory=dict)  # node id → torch Node
+
+    def nodes_of_kind(self, kind: str) -> list[str]:
+        return [n for n, data in self.graph.nodes(data=True) if data["kind"] == kind]
+
+    def find(self, text: str) -> list[str]:
+        """Node ids whose label contains `text` (case-insensitive), in walk order."""
+        needle = text.strip().lower()
+        if not needle:
+            return []
+        return [n for n, d in self.graph.nodes(data=True) if needle in d["label"].lower()]
+
+    def saved_of(self, node_id: str) -> tuple[SavedValue, ...]:
+        """The `_saved_*` values of a backward node, read now (so freed ones read as freed);
+        read on demand, not during the walk, since most nodes are never inspected."""
+        fn = self.functions.get(node_id)
+        if fn is None or type(fn).__name__ == "AccumulateGrad":
+            return ()
+        return saved_values(fn)
+
+    def to_json(self) -> dict:
+        """Nodes (kind backward | accumulate_grad | tensor | saved) and edges input → consumer.
+
+        Each saved tensor (`_saved_self`, ...) is a node of its own, kind "saved", with id
+        "<backward id>:<attribute>", shape, dtype and `freed` (true after a backward without
+        retain_graph; shape and dtype are then null/""), and one edge saved → the backward node
+        that saved it, with output_nr null (a saved tensor is not an output of a node).
+        Non-tensor saved values (`_saved_exponent`, dims) stay on the backward node in
+        `saved_values` {attribute: text}."""
+        nodes, saved_nodes, saved_edges = [], [], []
+        for node_id, data in self.graph.nodes(data=True):
+            row = {
+                "id": node_id,
+                "kind": data["kind"],
+                "name": data["label"],
+                "shape": list(data["shape"]) if data.get("shape") is not None else None,
+            }
+            if data.get("dtype"):
+                row["dtype"] = data["dtype"]
+            if data.get("output_shapes"):
+                row["output_shapes"] = [list(shape) for shape in data["output_shapes"]]
+            values = {}
+            for saved in self.saved_of(node_id):
+                if saved.kind not in ("tensor", "freed"):
+                    values[saved.attribute] = saved.text
+                    continue
+                saved_id = f"{node_id}:{_SAVED_PREFIX}{saved.attribute}"
+                freed = saved.kind == "freed"
+                saved_nodes.append(
+                    {
+                        "id": saved_id,
+                        "kind": "saved",
+                        "name": _SAVED_PREFIX + saved.attribute,
+                        "shape": None if freed else list(saved.shape),
+                        "dtype": saved.dtype,
+                        "freed": freed,
+                    }
+                )
+                saved_edges.append({"source": saved_id, "target": node_id, "output_nr": None})
+            if values:
+                row["saved_values"] = values
+            if data.get("cut_inputs"):
+                row["cut_inputs"] = list(data["cut_inputs"])
+            nodes.append(row)
+        edges = [
+            {"source": s, "target": t, "output_nr": nr}
+            for s, t, d in self.graph.edges(data=True)
+            for nr in sorted(set(d["output_nrs"]))
+        ]
+        return {"nodes": nodes + saved_nodes, "edges": edges + saved_edges}
+
+
+def storage_key(tensor: torch.Tensor) -> tuple:
+    """What a tensor reads: storage address, offset, shape, stride (Python ids are not stable)."""
+    try:
+        address = tensor.untyped_storage().data_ptr()
+    except (RuntimeError, NotImplementedError):
+        address = -1
+    return (address, tensor.storage_offset(), tuple(tensor.shape), tuple(tensor.stride()))
+
+
+def _read_saved_value(fn, attribute: str) -> SavedValue:
+    short = attribute.removeprefix(_SAVED_PREFIX)
+    try:
+        value = getattr(fn, attribute)
+    except RuntimeError as error:
+        if "freed" in str(error) or "second time" in str(error):
+            return SavedValue(short, "freed")
+        return SavedValue(short, "value", text=f"unreadable ({str(error).splitlines()[0]})")
+    except Exception as error:  # noqa: BLE001 — a strange attribute must not break the walk
+        return SavedValue(short, "value", text=f"unreadable ({type(error).__name__})")
+    if isinstance(value, torch.Tensor):
+        return SavedValue(
+            short, "tensor", tuple(value.shape), dtype_name(value.dtype), storage_key(value)
+        )
+    if value is None:
+        return SavedValue(short, "none", text="None")
+    if isinstance(value, (tuple, list)) and value and isinstance(value[0], torch.Tensor):
+        shapes = ", ".join(str(list(t.shape)) for t in value)
+        return SavedValue(short, "value", text=f"{len(value)} tensors {shapes}")
+    text = repr(value)
+    return SavedValue(short, "value", text=text if len(text) <= 60 else text[:57] + "...")
+
+
+@functools.cache
+def _saved_attributes(node_type: type) -> tuple[str, ...]:
+    """`_saved_*` attribute names of one backward class (the same for all its instances)."""
+    return tuple(sorted(a for a in dir(node_type) if a.startswith(_SAVED_PREFIX)))
+
+
+def saved_values(fn) -> tuple[SavedValue, ...]:
+    return tuple(_read_saved_value(fn, a) for a in _saved_attributes(type(fn)))
+
+
+class LeafNames:
+    """Names for leaf tensors: workspace names or a module's dotted parameter names."""
+
+    def __init__(self, named: dict[str, torch.Tensor] | None = None) -> None:
+        self._by_identity: dict[int, str] = {}
+        self._by_storage: dict[tuple, str] = {}
+        self._keep: list[torch.Tensor] = []  # keeps ids valid while we look them up
+        for name, tensor in (named or {}).items():
+            self.add(name, tensor)
+
+    def add(self, name: str, tensor: torch.Tensor) -> None:
+        self._keep.append(tensor)
+        self._by_identity.setdefault(id(tensor), name)
+        self._by_storage.setdefault(storage_key(tensor), name)
+
+    def add_module(self, module: torch.nn.Module, prefix: str = "") -> None:
+        for name, parameter in module.named_parameters():
+            self.add(prefix + name, parameter)
+
+    def name_of(self, tensor: torch.Tensor) -> str | None:
+        return self._by_identity.get(id(tensor)) or self._by_storage.get(storage_key(tensor))
+
+
+def _leaf_attributes(fn, names: LeafNames, serial: int) -> dict:
+    leaf = fn.variable
+    name = names.name_of(leaf) or f"leaf {serial}"
+    return {
+        "kind": "accumulate_grad",
+        "label": name,
+        "op": "AccumulateGrad",
+        "shape": tuple(leaf.shape),
+        "dtype": dtype_name(leaf.dtype),
+        "requires_grad": leaf.requires_grad,
+        "cut_inputs": (),
+    }
+
+
+def output_shapes(fn) -> tuple[tuple[int, ...], ...]:
+    """Shapes of the forward op's outputs (the gradients this node receives), when torch says."""
+    try:
+        return tuple([tuple(meta.shape) for meta in fn._input_metadata])
+    except (AttributeError, RuntimeError, TypeError):
+        return ()
+
+
+def _backward_attributes(fn) -> dict:
+    op = type(fn).__name__
+    return {
+        "kind": "backward",
+        "label": op,
+        "op": op,
+        "shape": None,
+        "dtype": "",
+        "rewrite": op in REWRITE_NODES,
+        "output_shapes": output_shapes(fn),
+        "cut_inputs": (),
+    }
+
+
+def extract_graph(
+    roots: torch.Tensor | Iterable[torch.Tensor],
+    names: dict[str, torch.Tensor] | LeafNames | None = None,
+    root_names: Iterable[str] | None = None,
+) -> AutogradGraph:
+    """Walk every root's grad_fn (iteratively: a 20,000-node chain is fine) into a DiGraph."""
+    with gc_paused():
+        return _extract_graph(roots, names, root_names)
+
+
+def _extract_graph(roots, names, root_names) -> AutogradGraph:
+    roots = [roots] if isinstance(roots, torch.Tensor) else list(roots)
+    leaf_names = names if isinstance(names, LeafNames) else LeafNames(names)
+    labels = list(root_names) if root_names is not None else []
+    graph = nx.DiGraph()
+    result = AutogradGraph(graph, [])
+    node_of_fn = result.node_of_fn
+    pending: list = []
+    leaf_serial = 0
+    # nodes and edges are collected in walk order and added to networkx in two bulk calls
+    node_rows: list[tuple[str, dict]] = []
+    edges: dict[tuple[str, str], dict] = {}
+
+    def node_for(fn) -> str:
+        nonlocal leaf_serial
+        key = id(fn)
+        node_id = node_of_fn.get(key)
+        if node_id is not None:
+            return node_id
+        node_id = f"n{len(node_of_fn)}"
+        node_of_fn[key] = node_id
+        result.functions[node_id] = fn
+        if type(fn).__name__ == "AccumulateGrad":
+            leaf_serial += 1
+            node_rows.append((node_id, _leaf_attributes(fn, leaf_names, leaf_serial)))
+        else:
+            node_rows.append((node_id, _backward_attributes(fn)))
+        pending.append((fn, node_rows[-1][1]))
+        return node_id
+
+    for position, root in enumerate(roots):
+        root_id = f"root{position}"
+        label = labels[position] if position < len(labels) else leaf_names.name_of(root)
+        node_rows.append(
+            (
+                root_id,
+                {
+                    "kind": "tensor",
+                    "label": label or f"root {position}",
+                    "op": "tensor",
+                    "shape": tuple(root.shape),
+                    "dtype": dtype_name(root.dtype),
+                    "is_view": root._base is not None,
+                    "cut_inputs": (),
+                },
+            )
+        )
+        result.roots.append(root_id)
+        if root.grad_fn is not None:
+            nr = root.output_nr
+            source = node_for(root.grad_fn)
+            edges[(source, root_id)] = {"output_nr": nr, "input_nrs": (0,), "output_nrs": (nr,)}
+    while pending:
+        fn, attributes = pending.pop()
+        consumer = node_of_fn[id(fn)]
+        cut = []
+        for input_nr, (next_fn, output_nr) in enumerate(fn.next_functions):
+            if next_fn is None:
+                cut.append(input_nr)
+                continue
+            source = node_for(next_fn)
+            edge = edges.get((source, consumer))
+            if edge is not None:
+                edge["input_nrs"] = (*edge["input_nrs"], input_nr)
+                edge["output_nrs"] = (*edge["output_nrs"], output_nr)
+            else:
+                edges[(source, consumer)] = {
+                    "output_nr": output_nr,
+                    "input_nrs": (input_nr,),
+                    "output_nrs": (output_nr,),
+                }
+        attributes["cut_inputs"] = tuple(cut)
+    _fill(graph, node_rows, edges)
+    return result
+
+
+def _fill(graph: nx.DiGraph, node_rows: list, edges: dict) -> None:
+    """add_nodes_from + add_edges_from into a new, empty DiGraph (plain dict factories) without
+    their copy of every attribute dict: the walk's own dicts become the graph's."""
+    attributes, successors, predecessors = graph._node, graph._succ, graph._pred
+    for node, data in node_rows:
+        attributes[node] = data
+        successors[node] = {}
+        predecessors[node] = {}
+    for (source, target), data in edges.items():
+        successors[source][target] = data
+        predecessors[target][source] = data
+
+
+def output_count(graph: nx.DiGraph, node_id: str) -> int:
+    """How many distinct outputs of this node are read (2+ for split/chunk/unbind)."""
+    return len({nr for _, _, d in graph.out_edges(node_id, data=True) for nr in d["output_nrs"]})
+
+
+def why_no_grad_fn(tensor: torch.Tensor, made_by: str = "") -> str:
+    """The reason a tensor has no grad_fn, in a sentence. `made_by` is its provenance op."""
+    if tensor.grad_fn is not None:
+        return f"It has one: {type(tensor.grad_fn).__name__}."
+    if tensor.requires_grad:
+        return (
+            "It is a leaf you created with requires_grad=True: it has no grad_fn; its gradient "
+            "collects in .grad through an AccumulateGrad node."
+        )
+    if made_by == "detach":
+        return "It was made by detach(): a new leaf that shares storage but is cut from the graph."
+    if made_by == "no_grad":
+        return "It was computed under torch.no_grad(): autograd recorded nothing."
+    base = tensor._base
+    if base is not None and base.requires_grad:
+        return "It is a view made under no_grad or by detach() of a tensor that requires grad."
+    return (
+        "It is a leaf with requires_grad=False (and nothing it came from required grad), so "
+        "autograd did not record how it was made — or it was detached or made under no_grad."
+    )
+
+
+def _dot_quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+DOT_FILL = {"tensor": "#3d5a80", "backward": "#e3edf7", "accumulate_grad": "#cdebd6"}
+
+
+def to_dot(graph: nx.DiGraph) -> str:
+    """Graphviz DOT text of the graph (for people who want it; we never run graphviz)."""
+    lines = ["digraph autograd {", "  node [shape=box, style=filled, fontname=Helvetica];"]
+    for node_id, data in graph.nodes(data=True):
+        shape = data.get("shape")
+        label = data["label"] + (f"\\n{list(shape)}" if shape is not None else "")
+        fill = "#f9d9b8" if data.get("rewrite") else DOT_FILL[data["kind"]]
+        font = "white" if data["kind"] == "tensor" else "black"
+        lines.append(
+            f"  {_dot_quote(node_id)} [label={_dot_quote(label)}, fillcolor={_dot_quote(fill)}, "
+            f"fontcolor={font}];"
+        )
+    for source, target, data in graph.edges(data=True):
+        outputs = ",".join(str(nr) for nr in sorted(set(data["output_nrs"])))
+        lines.append(
+            f"  {_dot_quote(source)} -> {_dot_quote(target)} [label={_dot_quote(outputs)}];"
+        )
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,135 @@
+"""Ready-made graphs that mirror MISSION.md's autograd section, built with real torch."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from tensorviz.core.autograd.graph import AutogradGraph, LeafNames, extract_graph
+from tensorviz.core.autograd.module_groups import ModuleSpan, record_module_spans
+
+
+@dataclass
+class BuiltGraph:
+    """A forward pass, done: the root to walk back from and the names of its tensors."""
+
+    root: torch.Tensor
+    root_name: str
+    named: dict[str, torch.Tensor]  # leaves (and interesting intermediates) by name
+    module: torch.nn.Module | None = None
+    notes: str = ""
+    module_spans: list[ModuleSpan] = field(default_factory=list)  # when made by a module
+
+    def leaf_names(self) -> LeafNames:
+        names = LeafNames(self.named)
+        if self.module is not None:
+            names.add_module(self.module)
+        return names
+
+    def extract(self) -> AutogradGraph:
+        return extract_graph([self.root], self.leaf_names(), [self.root_name])
+
+
+@dataclass(frozen=True)
+class GraphPreset:
+    key: str
+    title: str
+    code: str
+    build: Callable[[], BuiltGraph]
+
+
+def _square_plus_linear() -> BuiltGraph:
+    x = torch.tensor(2.0, requires_grad=True)
+    y = x**2 + 3 * x
+    return BuiltGraph(y, "y", {"x": x}, notes="dy/dx = 2x + 3 = 7 at x = 2")
+
+
+def _square_plus_one() -> BuiltGraph:
+    x = torch.tensor(2.0, requires_grad=True)
+    z = x**2 + 1
+    return BuiltGraph(z, "z", {"x": x}, notes="Backward again (retain_graph) to see 4, 8, 12")
+
+
+def _linear_regression() -> BuiltGraph:
+    rng = np.random.default_rng(42)
+    x = torch.tensor(rng.random((100, 1)) * 10, dtype=torch.float32)
+    y = 2.5 * x + 1.8 + 2 * torch.tensor(rng.standard_normal((100, 1)), dtype=torch.float32)
+    torch.manual_seed(42)
+    w = torch.randn(1, requires_grad=True)
+    b = torch.randn(1, requires_grad=True)
+    loss = ((w * x + b - y) ** 2).mean()
+    return BuiltGraph(loss, "loss", {"w": w, "b": b, "x": x, "y": y}, notes="dL/dw, dL/db")
+
+
+def _mlp() -> BuiltGraph:
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(), torch.nn.Linear(4, 1))
+    inputs, targets = torch.randn(8, 3), torch.randn(8, 1)
+    with record_module_spans(model) as spans:
+        prediction = model(inputs)
+    loss = torch.nn.functional.mse_loss(prediction, targets)
+    return BuiltGraph(
+        loss,
+        "loss",
+        {"inputs": inputs},
+        module=model,
+        module_spans=spans,
+        notes="leaves named as in model.named_parameters()",
+    )
+
+
+def _split_chunk() -> BuiltGraph:
+    x = torch.arange(6.0, requires_grad=True)
+    h = x * 2
+    a, b, c = h.chunk(3)
+    p, q = x.split([4, 2])
+    loss = (a * b).sum() + c.exp().sum() + p.sum() * q.sum()
+    return BuiltGraph(loss, "loss", {"x": x}, notes="each edge out of a split names its output")
+
+
+def _in_place_view() -> BuiltGraph:
+    x = torch.ones(4, requires_grad=True)
+    h = x * 2
+    h[1:3].mul_(10)  # writes through a view of a non-leaf: CopySlices
+    loss = h.sum()
+    return BuiltGraph(loss, "loss", {"x": x}, notes="h[1:3].mul_(10) became CopySlices")
+
+
+def _detached_branch() -> BuiltGraph:
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 3
+    b = a.detach() * 2  # cut: no gradient flows through b
+    loss = (a + b).sum()
+    return BuiltGraph(loss, "loss", {"x": x}, notes="dloss/dx = 3, not 3 + 6: b is detached")
+
+
+PRESETS: dict[str, GraphPreset] = {
+    p.key: p
+    for p in (
+        GraphPreset("square", "y = x**2 + 3*x at x = 2", "y = x**2 + 3 * x", _square_plus_linear),
+        GraphPreset("accumulate", "z = x**2 + 1 (accumulate)", "z = x**2 + 1", _square_plus_one),
+        GraphPreset(
+            "regression",
+            "linear-regression loss",
+            "loss = ((w * x + b - y) ** 2).mean()",
+            _linear_regression,
+        ),
+        GraphPreset("mlp", "nn.Linear MLP + MSE", "mse_loss(model(inputs), targets)", _mlp),
+        GraphPreset(
+            "split", "split / chunk outputs", "a, b, c = (x * 2).chunk(3); ...", _split_chunk
+        ),
+        GraphPreset("inplace", "in-place write on a view", "h[1:3].mul_(10)", _in_place_view),
+        GraphPreset("detach", "a detached branch", "b = a.detach() * 2", _detached_branch),
+    )
+}
+
+
+def preset(key: str) -> GraphPreset:
+    try:
+        return PRESETS[key]
+    except KeyError:
+        known = ", ".join(PRESETS)
+        raise KeyError(f"unknown preset '{key}' (choose from {known})") from None

@@ -1,0 +1,1 @@
+"""Files: reading tensor files safely, describing their contents, saving atomically."""

@@ -1,0 +1,130 @@
+"""The words the CLI prints and the Files area shows for a file's contents (one source for both):
+sizes, a node's summary, its sharing, the Python line that loads an entry, the tree as text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tensorviz.core.explain.errors import ExplainedError
+from tensorviz.core.files.inspection import FileInspection, Node, access_text
+from tensorviz.core.tensors.workspace import Provenance, Workspace, WorkspaceEntry
+
+
+def format_bytes(n: int) -> str:
+    for unit, size in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n} B"
+
+
+def node_summary(node: Node) -> str:
+    """Shape and dtype of a tensor, the value of a plain value, the size of a container."""
+    if node.kind == "tensor":
+        return node.tensor.text()
+    if node.kind == "value":
+        return node.value_text
+    noun = "tensor" if node.tensor_count == 1 else "tensors"
+    return f"{node.kind}, {node.tensor_count} {noun}"
+
+
+def sharing_text(node: Node, inspection: FileInspection) -> str:
+    """'shares storage #1 with ['b']' and/or 'saves its whole storage: 360 B wasted'."""
+    if node.tensor is None:
+        return ""
+    if node.tensor.storage_id is None:
+        return f"no plain storage ({node.tensor.layout})" if node.tensor.layout != "strided" else ""
+    group = inspection.storages[node.tensor.storage_id]
+    parts = []
+    others = [m for m in group.members if m != node.key_text()]
+    if others:
+        parts.append(f"storage #{group.storage_id} shared with {', '.join(others)}")
+    if group.wasted_bytes > 0 and node.tensor.storage_nbytes > node.tensor.nbytes:
+        parts.append(f"saves its whole storage: {format_bytes(group.wasted_bytes)} unused")
+    return "; ".join(parts)
+
+
+def tree_lines(inspection: FileInspection) -> list[str]:
+    """The tree as indented text lines (what `tensorviz inspect` prints)."""
+    lines = [
+        f"{inspection.path}",
+        f"format: {inspection.format_label}",
+    ]
+    lines += [f"note: {note}" for note in inspection.notes]
+    if inspection.root is None:
+        return lines
+
+    def walk(node: Node, depth: int) -> None:
+        share = sharing_text(node, inspection)
+        size = format_bytes(node.total_bytes) if node.kind != "value" else ""
+        text = f"{'  ' * depth}{node.name}  {node_summary(node)}"
+        lines.append("  ".join(part for part in (text, size, share and f"[{share}]") if part))
+        for child in node.children:
+            walk(child, depth + 1)
+
+    walk(inspection.root, 0)
+    shared = inspection.shared_groups()
+    total = sum(g.nbytes for g in inspection.storages)
+    lines.append(
+        f"{len(inspection.entries)} tensors in {len(inspection.storages)} storages, "
+        f"{format_bytes(total)}; {len(shared)} storages shared between entries"
+    )
+    return lines
+
+
+def load_code(inspection: FileInspection, access: tuple) -> str:
+    """The Python line that gives the same entry, for the workspace's provenance."""
+    path = inspection.path
+    if inspection.format == "npy":
+        return f"torch.from_numpy(np.load({path!r}))"
+    if inspection.format == "npz":
+        return f"torch.from_numpy(np.load({path!r}){access_text(access)})"
+    if inspection.format == "safetensors":
+        return f"safetensors.torch.load_file({path!r}){access_text(access)}"
+    return f"torch.load({path!r}, weights_only=True){access_text(access)}"
+
+
+def workspace_entries(
+    workspace: Workspace, inspection: FileInspection, nodes: list[Node]
+) -> tuple[list[WorkspaceEntry], str]:
+    """Workspace entries for these tensor nodes (copies read from the file, sharing kept, named
+    after their keys, with the line that loads them), and a sentence on any left out."""
+    plain = [n for n in nodes if n.tensor is not None and n.tensor.plain]
+    skipped = [n for n in nodes if n not in plain]
+    why = ""
+    if skipped:
+        keys = ", ".join(n.key_text() or "(the file)" for n in skipped)
+        why = f"Not sent: {keys} — {skipped[0].tensor.problem}."
+    tensors = inspection.tensors_in_memory([node.access for node in plain])  # FileChangedError
+    entries, used = [], set()
+    for node, tensor in zip(plain, tensors, strict=True):
+        words = "_".join(map(str, node.access)) or Path(inspection.path).stem
+        name = workspace.suggest_name(words)
+        base, n = name, 1
+        while name in used:
+            n += 1
+            name = workspace.suggest_name(f"{base}_{n}")
+        used.add(name)
+        provenance = Provenance("load", load_code(inspection, node.access))
+        entries.append(WorkspaceEntry(name, tensor, provenance))
+    return entries, why
+
+
+def explain_file_error(inspection: FileInspection) -> ExplainedError:
+    """A refusal or read failure as an ExplainedError for the error box."""
+    if not inspection.safe:
+        return ExplainedError(
+            "unsafe-file",
+            "Refused: this file would run code when loaded",
+            "",
+            inspection.error or "",
+            "Do not load it with torch.load(weights_only=False). If it is yours, re-save only "
+            "the tensors (e.g. model.state_dict()) with torch.save, or as .safetensors.",
+        )
+    return ExplainedError(
+        "file",
+        "This file cannot be opened",
+        "",
+        inspection.error or "",
+        "Check that the file is a complete torch.save, safetensors, .npy or .npz file (a copy "
+        "that finished downloading); it stays listed so you can see what was tried.",
+    )

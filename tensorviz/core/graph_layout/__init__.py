@@ -1,0 +1,1 @@
+"""A layered (Sugiyama-style) layout of any directed graph: layers, ordering, crossings, bands."""

@@ -1,0 +1,1 @@
+"""Memory layout: strides, which storage element each index reads, sharing, broadcasting."""

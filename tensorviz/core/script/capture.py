@@ -1,0 +1,146 @@
+"""Finding every tensor a script left in its namespace: top-level names, tensors inside lists,
+tuples and dicts, and the parameters and buffers of nn.Modules — each with a workspace name made
+from its access path (`model[0].weight` → `model_0_weight`) that is the same on every run.
+"""
+
+from __future__ import annotations
+
+import types
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from tensorviz.core.tensors.workbench_actions import numpy_shares_memory
+
+MAX_DEPTH = 3  # containers nested deeper than this are not searched
+MAX_TENSORS = 500
+PRELOADED = frozenset({"torch", "nn", "F", "np"})
+
+
+@dataclass
+class CapturedTensor:
+    base_name: str  # a Python identifier made from the path
+    path: str  # how the script reaches it: "w", "xs[0]", "d['w']", "model[0].weight"
+    tensor: torch.Tensor
+    top_name: str  # the namespace name it was found under
+    numpy_array: np.ndarray | None = None
+
+
+@dataclass
+class ScriptCapture:
+    tensors: list[CapturedTensor] = field(default_factory=list)
+    truncated: bool = False  # MAX_TENSORS reached
+    uncaptured_arrays: list[str] = field(default_factory=list)  # NumPy arrays sharing nothing
+    aliases: list[tuple[str, str]] = field(default_factory=list)  # (path, path it is the same as)
+
+
+def identifier_from(path: str) -> str:
+    """`model[0].weight` → `model_0_weight`; `d['lr rate']` → `d_lr_rate`."""
+    out, last = [], "_"
+    for char in path:
+        char = char if char.isalnum() or char == "_" else "_"
+        if char == "_" and last == "_":
+            continue
+        out.append(char)
+        last = char
+    name = "".join(out).strip("_") or "t"
+    return f"t_{name}" if name[0].isdigit() else name
+
+
+def _key_text(key) -> str | None:
+    if isinstance(key, str):
+        return repr(key)
+    if isinstance(key, int | bool):
+        return str(key)
+    return None  # other keys (tuples, tensors) make no useful name
+
+
+def _module_path(top: str, dotted: str) -> str:
+    parts = [top]
+    for part in dotted.split("."):
+        parts.append(f"[{part}]" if part.isdigit() else f".{part}")
+    return "".join(parts)
+
+
+class _Walker:
+    def __init__(self, known: set[int]) -> None:
+        self.capture = ScriptCapture()
+        self.seen: dict[int, str] = {}  # id(tensor) → the path it was first found at
+        self.known = known  # ids of the workspace's own tensors: they never use up the limit
+        self.new = 0
+
+    def add(self, path: str, tensor: torch.Tensor, top: str) -> None:
+        if id(tensor) in self.seen:
+            self.capture.aliases.append((path, self.seen[id(tensor)]))
+            return
+        if id(tensor) not in self.known:
+            if self.new >= MAX_TENSORS:
+                self.capture.truncated = True
+                return
+            self.new += 1
+        self.seen[id(tensor)] = path
+        self.capture.tensors.append(CapturedTensor(identifier_from(path), path, tensor, top))
+
+    def walk(self, path: str, value, top: str, depth: int) -> None:
+        if isinstance(value, torch.Tensor):
+            self.add(path, value, top)
+        elif depth >= MAX_DEPTH:
+            return
+        elif isinstance(value, torch.nn.Module):
+            for dotted, tensor in value.named_parameters():
+                self.add(_module_path(path, dotted), tensor, top)
+            for dotted, tensor in value.named_buffers():
+                if tensor is not None:
+                    self.add(_module_path(path, dotted), tensor, top)
+        elif isinstance(value, list | tuple):
+            for i, item in enumerate(value[: MAX_TENSORS + 1]):
+                self.walk(f"{path}[{i}]", item, top, depth + 1)
+        elif isinstance(value, dict):
+            for key, item in list(value.items())[: MAX_TENSORS + 1]:
+                text = _key_text(key)
+                if text is not None:
+                    self.walk(f"{path}[{text}]", item, top, depth + 1)
+
+
+def _is_user_value(name: str, value) -> bool:
+    return not (
+        name.startswith("__")
+        or name in PRELOADED
+        or isinstance(value, types.ModuleType | types.FunctionType | type)
+    )
+
+
+def capture_namespace(namespace: dict, bound_names=None, known=()) -> ScriptCapture:
+    """Every tensor reachable from the namespace; top-level tensors first so `w = model.weight`
+    keeps the name `w`. NumPy arrays that share memory with a captured tensor are attached to it;
+    other arrays among `bound_names` (names the script binds) are listed as not captured.
+    `known` are the workspace's tensors: only tensors new to it count towards MAX_TENSORS."""
+    walker = _Walker({id(t) for t in known})
+    items = [(n, v) for n, v in namespace.items() if _is_user_value(n, v)]
+    for name, value in items:
+        if isinstance(value, torch.Tensor):
+            walker.add(name, value, name)
+    for name, value in items:
+        if not isinstance(value, torch.Tensor):
+            walker.walk(name, value, name, 0)
+    capture = walker.capture
+    for name, value in items:
+        if not isinstance(value, np.ndarray):
+            continue
+        owner = next(
+            (c for c in capture.tensors if c.numpy_array is None and _linked(value, c.tensor)),
+            None,
+        )
+        if owner is not None:
+            owner.numpy_array = value
+        elif bound_names is None or name in bound_names:
+            capture.uncaptured_arrays.append(name)
+    return capture
+
+
+def _linked(array: np.ndarray, tensor: torch.Tensor) -> bool:
+    try:
+        return tensor.layout == torch.strided and numpy_shares_memory(array, tensor)
+    except (RuntimeError, TypeError, KeyError):
+        return False

@@ -1,0 +1,1 @@
+"""Training: the reference linear regression, its data, remedies for divergence, reports."""

@@ -1,0 +1,120 @@
+"""The text beside the graph: what a clicked node is, what it saved, what backward sent through it.
+
+Values are read from the live torch objects each time (saved tensors may have been freed by a
+backward since the graph was drawn); every read goes through core's defensive readers."""
+
+from __future__ import annotations
+
+from html import escape
+
+from tensorviz.core.autograd.backward_steps import BackwardVisit, GradSummary, why_grad_is_none
+from tensorviz.core.autograd.graph import AutogradGraph, saved_values
+from tensorviz.core.graph_layout.layered_layout import node_detail
+
+KIND_TITLES = {
+    "tensor": "Root tensor",
+    "backward": "Backward node",
+    "accumulate_grad": "Leaf tensor (AccumulateGrad)",
+}
+
+
+def _grads_line(title: str, grads) -> str:
+    shown = [g.text() if g is not None else "None" for g in grads]
+    return f"<b>{title}</b>: " + escape("; ".join(shown) if shown else "—")
+
+
+def _visit_lines(visit: BackwardVisit | None, step_seen: bool) -> list[str]:
+    if visit is None:
+        return ["<i>Backward has not reached this node yet.</i>"]
+    if not step_seen:
+        return ["<i>Step on to see what backward sends through here.</i>"]
+    lines = [_grads_line("gradient arriving", visit.grads_in)]
+    if visit.op != "AccumulateGrad":
+        lines.append(_grads_line("gradients sent to inputs", visit.grads_out))
+    return lines
+
+
+def node_details(
+    graph: AutogradGraph,
+    node: str,
+    visit: BackwardVisit | None = None,
+    step_seen: bool = False,
+    backward_ran: bool = False,
+    root=None,
+) -> str:
+    """Rich text for the details pane (node: a node id of `graph`; root: the root tensor)."""
+    data = graph.graph.nodes[node]
+    kind = data["kind"]
+    title = (
+        "In-place rewrite (CopySlices / AsStrided)" if data.get("rewrite") else KIND_TITLES[kind]
+    )
+    lines = [f"<b style='font-size:12pt'>{escape(data['label'])}</b>", f"<i>{title}</i>"]
+    detail = node_detail(data)
+    if kind == "backward":
+        fn = graph.functions[node]
+        lines.append(f"<b>produces</b>: {escape(detail.removeprefix('→ ') or '?')}")
+        inputs = [graph.graph.nodes[s]["label"] for s in graph.graph.predecessors(node)]
+        lines.append("<b>inputs</b>: " + escape(", ".join(inputs) or "none"))
+        if data.get("cut_inputs"):
+            positions = ", ".join(str(p) for p in data["cut_inputs"])
+            lines.append(
+                f"<b>cut inputs</b> (need no grad, marked ×): position {escape(positions)}"
+            )
+        saved = saved_values(fn)
+        lines.append("<b>saved for backward</b>:")
+        lines += [f"&nbsp;&nbsp;{escape(s.describe())}" for s in saved] or ["&nbsp;&nbsp;nothing"]
+    elif kind == "accumulate_grad":
+        leaf = graph.functions[node].variable
+        lines.append(f"<b>shape</b> {escape(detail)} · {data['dtype']} · requires_grad=True")
+        lines.append("<b>value</b>: " + escape(GradSummary.of(leaf).text()))
+        if leaf.grad is not None:
+            lines.append("<b>.grad</b>: " + escape(GradSummary.of(leaf.grad).text()))
+        else:
+            reason = why_grad_is_none(leaf, reached=visit is not None) if backward_ran else ""
+            lines.append(
+                "<b>.grad</b>: None" + (f"<br><i>why?</i> {escape(reason)}" if reason else "")
+            )
+    else:
+        lines.append(f"<b>shape</b> {escape(detail)} · {data['dtype']}")
+        if data.get("is_view"):
+            lines.append("It is a view (its _base is another tensor).")
+        lines.append("Backward starts here with gradient 1 (d root / d root).")
+        if root is not None and backward_ran and not root.is_leaf:
+            if root.retains_grad and root.grad is not None:
+                lines.append("<b>.grad</b>: " + escape(GradSummary.of(root.grad).text()))
+            else:
+                reason = why_grad_is_none(root, reached=True)
+                lines.append(f"<b>.grad</b>: None<br><i>why?</i> {escape(reason)}")
+    if kind != "tensor":
+        lines += _visit_lines(visit, step_seen)
+    return "<br>".join(lines)
+
+
+def module_details(shown, full, node: str) -> str:
+    """A collapsed module: what it produced and the nodes inside it."""
+    data = shown.nodes[node]
+    members = [full.nodes[m]["label"] for m in data["members"]]
+    lines = [
+        f"<b style='font-size:12pt'>{escape(data['label'])}</b>",
+        "<i>nn.Module, collapsed (untick “group by nn.Module” to open it)</i>",
+        f"<b>produces</b>: {escape(node_detail(data).removeprefix('→ ') or '?')}",
+        f"<b>{len(members)} nodes inside</b>: " + escape(", ".join(members)),
+    ]
+    return "<br>".join(lines)
+
+
+def intro_text(node_count: int, what: str, notes: str) -> str:
+    return (
+        f"<p><b>{node_count} nodes</b></p>"
+        f"<p><code>{escape(what)}</code></p><p>{escape(notes)}</p>"
+        "<p>Click a node for its details. Press <b>Backward</b> to run backward with a hook "
+        "on every node, then <b>Step ▶</b> (F10) through the order torch visited them.</p>"
+        "<p style='color:#6b7280'>Green: leaves (AccumulateGrad; dashed: one stub per use of "
+        "a shared weight). Blue: backward nodes. Purple: collapsed nn.Modules. Orange: in-place "
+        "rewrites. Red ×: an input that needs no grad (cut). Edges run input → consumer; "
+        "gradients flow back up.</p>"
+    )
+
+
+def no_graph_text(reason: str) -> str:
+    return f"<p><b>No autograd graph</b></p><p>{escape(reason)}</p>"

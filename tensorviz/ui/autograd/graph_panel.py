@@ -1,0 +1,416 @@
+"""The Autograd graph area: pick a workspace tensor or a preset, see the graph autograd built,
+click a node for its details, find nodes by name, and step through a recorded backward pass.
+
+Extraction, layout, recording and stepping are core calls; this panel wires gestures to them
+and hands the answers to the view and the details pane."""
+
+from __future__ import annotations
+
+import networkx as nx
+import torch
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tensorviz.core.autograd.backward_steps import (
+    BackwardRecord,
+    StepThrough,
+    record_backward,
+)
+from tensorviz.core.autograd.graph import AutogradGraph, why_no_grad_fn
+from tensorviz.core.autograd.module_groups import collapse_modules, module_of_nodes
+from tensorviz.core.autograd.presets import PRESETS, BuiltGraph
+from tensorviz.core.graph_layout.layered_layout import GraphLayout, layout_graph
+from tensorviz.core.tensors.workspace import Workspace, WorkspaceEvent
+from tensorviz.ui.autograd.backward_bar import BackwardBar
+from tensorviz.ui.autograd.backward_worker import BackwardWorker
+from tensorviz.ui.autograd.graph_details import (
+    intro_text,
+    module_details,
+    no_graph_text,
+    node_details,
+)
+from tensorviz.ui.autograd.graph_export import ask_export_path, export_view
+from tensorviz.ui.autograd.graph_view import GraphView
+from tensorviz.ui.autograd.layout_worker import LARGE_GRAPH_NODES, LayoutWorker
+from tensorviz.ui.autograd.step_painting import paint_step
+
+
+class GraphPanel(QWidget):
+    status_message = Signal(str)
+    graph_shown = Signal(str)  # the picker text of the graph now shown
+
+    def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.workspace = workspace
+        self.source: tuple[str, str] | None = None  # ("preset", key) | ("tensor", name)
+        self.built: BuiltGraph | None = None
+        self.graph: AutogradGraph | None = None
+        self.layout_result: GraphLayout | None = None
+        self.stepper: StepThrough | None = None
+        self.passes = 0
+        self.selected = ""
+        self.matches: list[str] = []  # shown node ids
+        self._zeroed = False  # the last step painting showed grads just zeroed
+        self.shown = nx.DiGraph()  # the graph drawn: the full one or modules collapsed
+        self.shown_as: dict[str, str] = {}  # node of the full graph → node drawn for it
+        self.generation = 0  # bumped per graph shown; stale layouts are dropped
+        self._what = ""
+        self.worker = LayoutWorker(self)
+        self.worker.layout_finished.connect(self._on_layout_finished)
+        self.backward_worker = BackwardWorker(self)
+        self.backward_worker.recorded.connect(self._on_backward_recorded)
+        self._build()
+        self._unsubscribe = workspace.subscribe(self._on_workspace_changed)
+        self._refill_picker()
+        self.show_preset("square")
+
+    # --- construction ----------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.picker = QComboBox()
+        self.picker.setMinimumContentsLength(10)
+        self.picker.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.picker.activated.connect(self._on_picker_changed)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Find node… (name or op)")
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(self._on_search_changed)
+        self.search.returnPressed.connect(self.focus_next_match)
+        self.fit_button = QPushButton("Fit")
+        self.fit_button.setToolTip("Show the whole graph")
+        self.fit_button.clicked.connect(lambda: self.view.fit())
+        self.retain_graph = QCheckBox("retain_graph")
+        self.retain_graph.setToolTip("Keep saved tensors so another backward can run")
+        top = QHBoxLayout()
+        title = QLabel("Graph of")
+        title.setObjectName("sectionTitle")
+        top.addWidget(title)
+        top.addWidget(self.picker, 2)
+        top.addWidget(self.search, 1)
+        top.addWidget(self.fit_button)
+        self.export_button = QPushButton("Export…")
+        self.export_button.setToolTip("Save the graph as PNG, SVG or Graphviz DOT")
+        self.export_button.clicked.connect(self._on_export_clicked)
+        top.addWidget(self.export_button)
+        top.addWidget(self.retain_graph)
+
+        self.bar = BackwardBar()
+        self.bar.backward_button.clicked.connect(self.start_backward)
+        self.bar.back_button.clicked.connect(self.step_back)
+        self.bar.step_button.clicked.connect(self.step_forward)
+        self.bar.end_button.clicked.connect(self.run_to_end)
+        self.bar.zero_button.clicked.connect(self.zero_grad)
+
+        self.view = GraphView()
+        self.view.node_clicked.connect(self.select_node)
+        self.view.items_created.connect(self._on_items_created)
+        self.details = QTextBrowser()
+        self.group_modules = QCheckBox("group by nn.Module")
+        self.group_modules.setToolTip("Collapse each child module of the model into one node")
+        self.group_modules.setEnabled(False)
+        self.group_modules.toggled.connect(self._on_group_modules_toggled)
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        side_layout.setContentsMargins(0, 0, 0, 0)
+        side_layout.addWidget(self.group_modules)
+        self.retain_grad = QCheckBox("root.retain_grad()")
+        self.retain_grad.setToolTip("Keep .grad on the root, which is not a leaf")
+        side_layout.addWidget(self.retain_grad)
+        side_layout.addWidget(self.details, 1)
+        self.details.setMinimumWidth(200)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.view)
+        splitter.addWidget(side)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([600, 260])
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.bar)
+        layout.addWidget(splitter, 1)
+
+    # --- choosing a graph ------------------------------------------------------------------------
+
+    def graph_tensor_names(self) -> list[str]:
+        return [n for n, t in self.workspace.tensors().items() if t.grad_fn is not None]
+
+    def _refill_picker(self) -> None:
+        self.picker.blockSignals(True)
+        self.picker.clear()
+        for key, preset in PRESETS.items():
+            self.picker.addItem(f"preset: {preset.title}", f"preset:{key}")
+        for name in self.graph_tensor_names():
+            self.picker.addItem(f"workspace: {name}", f"tensor:{name}")
+        index = self.picker.findData(":".join(self.source)) if self.source else -1
+        self.picker.setCurrentIndex(max(index, 0))
+        self.picker.blockSignals(False)
+
+    def _on_picker_changed(self, index: int) -> None:
+        kind, key = self.picker.itemData(index).split(":", 1)
+        if kind == "preset":
+            self.show_preset(key)
+        else:
+            self.show_tensor(key)
+
+    def show_preset(self, key: str) -> None:
+        self.source = ("preset", key)
+        self._select_in_picker()
+        self._show(PRESETS[key].build(), f"{PRESETS[key].code}")
+
+    def show_tensor(self, name: str) -> None:
+        self.source = ("tensor", name)
+        self._select_in_picker()
+        tensor = self.workspace.tensor(name)
+        if tensor.grad_fn is None:
+            made_by = self.workspace.entry(name).provenance.op
+            self._clear(no_graph_text(f"{name}: {why_no_grad_fn(tensor, made_by)}"))
+            return
+        self._show(BuiltGraph(tensor, name, self.workspace.tensors()), f"workspace tensor {name}")
+
+    def _select_in_picker(self) -> None:
+        index = self.picker.findData(":".join(self.source))
+        if index >= 0 and index != self.picker.currentIndex():
+            self.picker.setCurrentIndex(index)
+
+    def _clear(self, text: str) -> None:
+        self.generation += 1
+        self.built = self.graph = self.layout_result = self.stepper = None
+        self.group_modules.setEnabled(False)
+        self.view.clear()
+        self.details.setHtml(text)
+        self._update_step_controls()
+
+    def _show(self, built: BuiltGraph, what: str) -> None:
+        self.built = built
+        self.graph = built.extract()
+        self.layout_result = None
+        self.stepper, self.passes, self.selected = None, 0, ""
+        self.generation += 1
+        self._what = what
+        self.group_modules.setEnabled(bool(built.module_spans))
+        self._choose_shown_graph()
+        count = self.shown.number_of_nodes()
+        if count < LARGE_GRAPH_NODES:
+            self._on_layout_finished(self.generation, layout_graph(self.shown))
+            return
+        self.view.clear()
+        self.details.setHtml(f"<p>Laying out {count} nodes…</p>")
+        self._update_step_controls()
+        self.status_message.emit(f"Laying out {count} nodes…")
+        self.worker.start(self.shown, self.generation)
+
+    def _choose_shown_graph(self) -> None:
+        """The full graph, or (for a module's graph, when asked) one node per child module."""
+        spans = self.built.module_spans if self.built else []
+        if spans and self.group_modules.isChecked():
+            groups = module_of_nodes(self.graph, spans)
+            self.shown, self.shown_as = collapse_modules(self.graph.graph, groups, spans)
+        else:
+            self.shown, self.shown_as = self.graph.graph, {n: n for n in self.graph.graph}
+
+    def _on_group_modules_toggled(self) -> None:
+        if self.graph is None or self.layout_result is None:
+            return
+        self._choose_shown_graph()
+        self.selected = ""
+        self.layout_result = layout_graph(self.shown)
+        self.view.show_layout(self.shown, self.layout_result)
+        self._on_search_changed(self.search.text())
+        self._apply_step()
+
+    def _on_layout_finished(self, generation: int, layout: GraphLayout) -> None:
+        if generation != self.generation or self.graph is None:
+            return  # a graph the user has already left
+        built, what = self.built, self._what
+        self.layout_result = layout
+        self.view.show_layout(self.shown, self.layout_result)
+        self._on_search_changed(self.search.text())
+        self.details.setHtml(intro_text(self.graph.graph.number_of_nodes(), what, built.notes))
+        self._update_step_controls()
+        self.graph_shown.emit(self.picker.currentText())
+
+    # --- nodes -----------------------------------------------------------------------------------
+
+    def select_node(self, node: str) -> None:
+        if self.graph is None:
+            return
+        for item in self.view.items_of(self.selected):
+            item.set_state(selected_node=False)
+        self.selected = node
+        if not node:
+            return
+        for item in self.view.items_of(node):
+            item.set_state(selected_node=True)
+        if self.shown.nodes[node]["kind"] == "module":
+            self.details.setHtml(module_details(self.shown, self.graph.graph, node))
+            return
+        record = self.stepper.record if self.stepper else None
+        visit = record.visit_of(node) if record else None
+        seen = visit is not None and visit in self.stepper.seen()
+        self.details.setHtml(
+            node_details(self.graph, node, visit, seen, record is not None, self.built.root)
+        )
+
+    def _on_items_created(self, nodes: list, edges: list) -> None:
+        """Items the view just built for the bands in view get the state the others show."""
+        matches = set(self.matches)
+        for item in nodes:
+            item.set_state(selected_node=item.node == self.selected, match=item.node in matches)
+        if self.graph is not None and (self.stepper is not None or self._zeroed):
+            self._apply_step(self._zeroed, (nodes, edges))
+
+    def _on_search_changed(self, text: str) -> None:
+        for node in self.matches:
+            for item in self.view.items_of(node):
+                item.set_state(match=False)
+        found = self.graph.find(text) if self.graph else []
+        self.matches = list(dict.fromkeys(self.shown_as[n] for n in found))
+        for node in self.matches:
+            for item in self.view.items_of(node):
+                item.set_state(match=True)
+
+    def focus_next_match(self) -> None:
+        if not self.matches:
+            self.status_message.emit(f"No node matches '{self.search.text()}'")
+            return
+        position = self.matches.index(self.selected) + 1 if self.selected in self.matches else 0
+        node = self.matches[position % len(self.matches)]
+        self.select_node(node)
+        self.view.focus_on(node)
+
+    # --- backward --------------------------------------------------------------------------------
+
+    def _backward_inputs(self):
+        """(root, gradient, retain_graph) as the toggles say; None without a laid-out graph."""
+        if self.graph is None or self.built is None or self.layout_result is None:
+            return None
+        root = self.built.root
+        if self.retain_grad.isChecked() and not root.is_leaf:
+            root.retain_grad()
+        gradient = torch.ones_like(root) if self.bar.ones_gradient.isChecked() else None
+        return root, gradient, self.retain_graph.isChecked()
+
+    def run_backward(self) -> BackwardRecord | None:
+        """Record a backward pass here and now (tests, the screenshot tour); the Backward button
+        runs it in the worker (start_backward)."""
+        inputs = self._backward_inputs()
+        if inputs is None:
+            return None
+        root, gradient, retain = inputs
+        record = record_backward(self.graph, root, gradient, retain_graph=retain)
+        self._on_backward_recorded(self.generation, record)
+        return record
+
+    def start_backward(self) -> None:
+        inputs = self._backward_inputs()
+        if inputs is None or self.backward_worker.is_running():
+            return
+        self.bar.backward_button.setEnabled(False)
+        self.status_message.emit("Running backward… (the window stays usable)")
+        self.backward_worker.start(self.graph, *inputs, self.generation)
+
+    def _on_backward_recorded(self, generation: int, record: BackwardRecord) -> None:
+        self._update_step_controls()
+        if generation != self.generation:
+            return  # another graph is shown now
+        if record.error:
+            self.status_message.emit(record.error.replace("\n", " — "))
+            self.details.setHtml(f"<p><b>backward() refused</b></p><p>{record.error}</p>")
+            return
+        self.passes += 1
+        self.stepper = StepThrough(record)
+        self._apply_step()
+        self.status_message.emit(
+            f"Backward pass {self.passes} recorded: {len(record.visits)} nodes visited"
+        )
+
+    def step_forward(self) -> None:
+        if self.stepper and self.stepper.step_forward():
+            self._apply_step()
+
+    def step_back(self) -> None:
+        if self.stepper and self.stepper.step_back():
+            self._apply_step()
+
+    def run_to_end(self) -> None:
+        if self.stepper:
+            self.stepper.run_to_end()
+            self._apply_step()
+
+    def zero_grad(self) -> None:
+        if self.graph is None:
+            return
+        for node in self.graph.nodes_of_kind("accumulate_grad"):
+            leaf = self.graph.functions[node].variable
+            if leaf.grad is not None:
+                leaf.grad.zero_()
+        self._apply_step(zeroed=True)
+        self.status_message.emit("Every leaf's .grad is now zero")
+
+    def _apply_step(self, zeroed: bool = False, items=None) -> None:
+        self._zeroed = zeroed
+        seen = self.stepper.seen() if self.stepper else []
+        current = self.stepper.current() if self.stepper else None
+        paint_step(self.view, self.graph, seen, current, zeroed, self.shown, self.shown_as, items)
+        if items is not None:
+            return
+        if current is not None:
+            self.select_node(self.shown_as[current.node])
+        self._update_step_controls()
+
+    def _update_step_controls(self) -> None:
+        has_graph = self.graph is not None and self.layout_result is not None
+        self.export_button.setEnabled(has_graph)
+        self.bar.show_state(has_graph, self.stepper, self.passes)
+
+    # --- export ----------------------------------------------------------------------------------
+
+    def export_to(self, path: str) -> bool:
+        if self.graph is None or self.layout_result is None:
+            return False
+        try:
+            written = export_view(self.view, self.shown, path)
+        except (OSError, ValueError) as error:
+            self.status_message.emit(f"Export failed: {error}")
+            return False
+        self.status_message.emit(f"Saved {written}")
+        return True
+
+    def _on_export_clicked(self) -> None:
+        if path := ask_export_path(self):
+            self.export_to(path)
+
+    # --- workspace -------------------------------------------------------------------------------
+
+    def _on_workspace_changed(self, event: WorkspaceEvent) -> None:
+        if self.source and self.source[0] == "tensor":
+            name = self.source[1]
+            if event.kind == "renamed" and event.old_name == name:
+                self.source = ("tensor", event.names[0])
+            elif event.kind == "removed" and name in event.names:
+                self._refill_picker()
+                self.show_preset("square")
+                return
+            elif name in event.names:
+                self._refill_picker()
+                self.show_tensor(name)
+                return
+        self._refill_picker()
+
+    def shutdown(self) -> None:
+        self._unsubscribe()
+        self.worker.stop()
+        self.backward_worker.stop()

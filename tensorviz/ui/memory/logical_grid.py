@@ -1,0 +1,389 @@
+"""The logical grid: a 2-D slice of the tensor, each cell coloured by the storage cell it reads.
+
+Paints only the visible cells; when cells shrink below a few pixels the slice is drawn as one
+image sampled per pixel (level of detail), so a million elements cost what the screen costs. The
+storage indices are core's StorageSlice (an affine map, never an array of the slice's size), the
+values a view of the tensor read only where drawn, and the axes label only every n-th index.
+Wheel zooms about the cursor, dragging pans, double-click fits the whole slice again."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QFont, QImage, QPainter, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from tensorviz.core.memory.storage_reads import StorageSlice
+from tensorviz.ui.memory.axis_labels import compact, label_step, labelled
+from tensorviz.ui.memory.palette import (
+    GRID_LINE,
+    HOVER,
+    INK,
+    MUTED,
+    SELECTED,
+    WALK,
+    ZoomWindow,
+    storage_colour,
+    storage_rgb,
+    text_colour_on,
+)
+
+IMAGE_BELOW = 14  # cells smaller than this many pixels are drawn as one sampled image
+BAND = 64  # pixels: an image-drawn slice is never thinner than this (unless the area is)
+TEXT_FROM = 28  # cells at least this big show their value
+MARGIN_LEFT, MARGIN_TOP, MARGIN = 58, 40, 8
+READERS_DRAWN = 4_000  # outlines drawn at most (more would cover the visible cells anyway)
+
+
+class LogicalGridView(QWidget):
+    element_hovered = Signal(int, int)  # row, column in the slice; (-1, -1) when leaving
+    element_clicked = Signal(int, int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMinimumSize(220, 160)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.indices = StorageSlice(0, 0)
+        self.values = None  # a 2-D tensor (the slice itself), read only for visible cells
+        self.cells = 1
+        self.row_label = self.col_label = ""
+        self.hovered: tuple[int, int] | None = None
+        self.readers: list[tuple[int, int]] = []
+        self._readers = np.zeros((0, 2), dtype=np.int64)
+        self.walk: tuple[int, int] | None = None
+        self.window = ZoomWindow()
+        self.selected_cell: int | None = None  # the storage cell whose readers are lit
+        self._image_cache: tuple[tuple, QImage, np.ndarray] | None = None
+        self._mask_cache: tuple[tuple, QImage] | None = None
+        self._press: QPointF | None = None  # where a left press began (click or drag-to-pan)
+        self._dragging = False
+
+    def sizeHint(self) -> QSize:
+        return QSize(520, 360)
+
+    # --- model -----------------------------------------------------------------------------------
+
+    def set_slice(self, indices: StorageSlice, values, cells: int, row_label: str, col_label: str):
+        if indices.shape != self.indices.shape:
+            self.window.reset()
+        self.indices, self.values, self.cells = indices, values, max(cells, 1)
+        self.row_label, self.col_label = row_label, col_label
+        self.hovered, self._image_cache = None, None
+        self.update()
+
+    def set_highlights(self, hovered=None, readers=None, walk=None, selected_cell=None) -> None:
+        """readers: grid cells (row, col) lit as readers of storage cell `selected_cell` (the
+        first few thousand; the sampled picture lights the rest), or None to keep the ones set
+        before (hovering does not change them)."""
+        self.hovered, self.walk = hovered, walk
+        if readers is not None:
+            self.selected_cell = selected_cell
+            self.readers = list(readers)
+            self._readers = np.array(self.readers, dtype=np.int64).reshape(-1, 2)
+        self.update()
+
+    @property
+    def rows(self) -> int:
+        return self.indices.shape[0]
+
+    @property
+    def cols(self) -> int:
+        return self.indices.shape[1]
+
+    # --- geometry --------------------------------------------------------------------------------
+
+    def _area(self) -> QRectF:
+        return QRectF(
+            MARGIN_LEFT,
+            MARGIN_TOP,
+            self.width() - MARGIN_LEFT - MARGIN,
+            self.height() - MARGIN_TOP - MARGIN,
+        )
+
+    def cell_size(self) -> float:
+        """The smaller side of a cell in pixels: it chooses the level of detail."""
+        return min(self.cell_extent())
+
+    def cell_extent(self) -> tuple[float, float]:
+        """(width, height) of a cell in pixels. Square, except when the cells are drawn as an
+        image and the slice would be thinner than BAND pixels (a 1-D tensor of millions):
+        that side is stretched to a readable band instead of a hairline."""
+        area = self._area()
+        w = self.window
+        shown_cols = max((w.x1 - w.x0) * self.cols, 1e-9)
+        shown_rows = max((w.y1 - w.y0) * self.rows, 1e-9)
+        size = max(min(area.width() / shown_cols, area.height() / shown_rows), 1e-6)
+        if size >= IMAGE_BELOW:
+            return size, size
+        width = max(size, min(area.width(), BAND) / shown_cols)
+        height = max(size, min(area.height(), BAND) / shown_rows)
+        return width, height
+
+    def _first(self) -> tuple[float, float]:
+        return self.window.y0 * self.rows, self.window.x0 * self.cols
+
+    def cell_rect(self, row: int, col: int) -> QRectF:
+        (width, height), (r0, c0), area = self.cell_extent(), self._first(), self._area()
+        return QRectF(
+            area.left() + (col - c0) * width, area.top() + (row - r0) * height, width, height
+        )
+
+    def cell_at(self, point: QPointF) -> tuple[int, int] | None:
+        if not self.rows or not self.cols:
+            return None
+        (width, height), (r0, c0), area = self.cell_extent(), self._first(), self._area()
+        col = math.floor(c0 + (point.x() - area.left()) / width)
+        row = math.floor(r0 + (point.y() - area.top()) / height)
+        inside = area.contains(point) and 0 <= row < self.rows and 0 <= col < self.cols
+        return (row, col) if inside else None
+
+    def _visible(self) -> tuple[range, range]:
+        (width, height), (r0, c0), area = self.cell_extent(), self._first(), self._area()
+        rows = range(max(math.floor(r0), 0), min(math.ceil(r0 + area.height() / height), self.rows))
+        cols = range(max(math.floor(c0), 0), min(math.ceil(c0 + area.width() / width), self.cols))
+        return rows, cols
+
+    # --- painting --------------------------------------------------------------------------------
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        self.paint_picture(painter)
+        painter.end()
+
+    def paint_picture(self, painter: QPainter) -> None:
+        painter.fillRect(self.rect(), Qt.GlobalColor.white)
+        if not self.rows or not self.cols:
+            painter.setPen(MUTED)
+            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "No elements to show")
+            return
+        painter.save()
+        painter.setClipRect(self._area().adjusted(-2, -2, 2, 2))
+        if self.cell_size() < IMAGE_BELOW:
+            self._paint_image(painter)
+        else:
+            self._paint_cells(painter)
+        self._paint_highlights(painter)
+        painter.restore()
+        self._paint_axes(painter)
+
+    def _paint_image(self, painter: QPainter) -> None:
+        (cell_w, cell_h), (r0, c0), area = self.cell_extent(), self._first(), self._area()
+        width = max(min(int(area.width()), math.ceil((self.cols - c0) * cell_w)), 1)
+        height = max(min(int(area.height()), math.ceil((self.rows - r0) * cell_h)), 1)
+        key = (width, height, cell_w, cell_h, r0, c0, self.indices, self.cells)
+        if self._image_cache is None or self._image_cache[0] != key:
+            cols = np.clip(
+                (c0 + (np.arange(width) + 0.5) / cell_w).astype(np.int64), 0, self.cols - 1
+            )
+            rows = np.clip(
+                (r0 + (np.arange(height) + 0.5) / cell_h).astype(np.int64), 0, self.rows - 1
+            )
+            sampled = self.indices.block(rows, cols)  # one storage index per pixel
+            rgb = np.ascontiguousarray(storage_rgb(sampled, self.cells))
+            image = QImage(rgb.data, width, height, 3 * width, QImage.Format.Format_RGB888).copy()
+            self._image_cache = (key, image, sampled)
+        painter.drawImage(QPointF(area.left(), area.top()), self._image_cache[1])
+        if self.selected_cell is not None:
+            painter.drawImage(QPointF(area.left(), area.top()), self._readers_mask())
+
+    def _readers_mask(self) -> QImage:
+        """The sampled pixels that read the selected cell, tinted: a stride-0 cell read by
+        millions of elements lights as a whole band, at the cost of the pixels."""
+        key = (self._image_cache[0], self.selected_cell)
+        if self._mask_cache is None or self._mask_cache[0] != key:
+            sampled = self._image_cache[2]
+            rgba = np.zeros((*sampled.shape, 4), dtype=np.uint8)
+            rgba[sampled == self.selected_cell] = (
+                SELECTED.red(),
+                SELECTED.green(),
+                SELECTED.blue(),
+                110,
+            )
+            height, width = sampled.shape
+            image = QImage(rgba.data, width, height, 4 * width, QImage.Format.Format_RGBA8888)
+            self._mask_cache = (key, image.copy())
+        return self._mask_cache[1]
+
+    def _paint_cells(self, painter: QPainter) -> None:
+        rows, cols = self._visible()
+        size = self.cell_size()
+        values = self._visible_values(rows, cols) if size >= TEXT_FROM else None
+        font = QFont(self.font())
+        font.setPixelSize(int(min(max(size * 0.3, 9), 15)))
+        painter.setFont(font)
+        painter.setPen(QPen(GRID_LINE, 1))
+        for r in rows:
+            for c in cols:
+                rect = self.cell_rect(r, c)
+                colour = storage_colour(int(self.indices[r, c]), self.cells)
+                painter.fillRect(rect, colour)
+                painter.setPen(QPen(GRID_LINE, 1))
+                painter.drawRect(rect)
+                if values is not None:
+                    painter.setPen(text_colour_on(colour))
+                    text = values[r - rows.start][c - cols.start]
+                    if size >= 46:
+                        text = f"{text}\n@{self.indices[r, c]}"
+                    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+
+    def _visible_values(self, rows: range, cols: range) -> list[list[str]] | None:
+        if self.values is None:
+            return [
+                [f"@{i}" for i in row]
+                for row in self.indices.block(np.array(rows), np.array(cols)).tolist()
+            ]
+        block = self.values[rows.start : rows.stop, cols.start : cols.stop]
+        return [[_short(v) for v in row] for row in block.detach().cpu().tolist()]
+
+    def _outlines(self, cells) -> list[QRectF]:
+        """Outline rectangles of grid cells (an (n, 2) array of row, col), only those visible,
+        at least 8 px wide, and one per pixel position: thousands of stride-0 readers squeezed
+        into a few pixels cost a few rectangles."""
+        cells = np.asarray(cells, dtype=np.int64).reshape(-1, 2)
+        if not len(cells):
+            return []
+        rows, cols = self._visible()
+        r, c = cells[:, 0], cells[:, 1]
+        cells = cells[(r >= rows.start) & (r < rows.stop) & (c >= cols.start) & (c < cols.stop)]
+        (width, height), (r0, c0), area = self.cell_extent(), self._first(), self._area()
+        wide, high = max(width, 8.0), max(height, 8.0)
+        x = area.left() + (cells[:, 1] - c0) * width - (wide - width) / 2
+        y = area.top() + (cells[:, 0] - r0) * height - (high - height) / 2
+        spots = np.stack([x, y], axis=1)
+        if min(width, height) < 1:  # many cells per pixel: one outline per pixel position
+            spots = np.unique(np.round(spots), axis=0)
+        return [QRectF(px, py, wide, high) for px, py in spots[:READERS_DRAWN].tolist()]
+
+    def _paint_highlights(self, painter: QPainter) -> None:
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for cells, colour, width in (
+            (self._readers, SELECTED, 3),
+            ([self.walk] if self.walk else [], WALK, 3),
+            ([self.hovered] if self.hovered else [], HOVER, 2.5),
+        ):
+            painter.setPen(QPen(colour, width))
+            for rect in self._outlines(cells):
+                painter.drawRect(rect)
+
+    def _paint_axes(self, painter: QPainter) -> None:
+        area, (width, height) = self._area(), self.cell_extent()
+        rows, cols = self._visible()
+        painter.setPen(INK)
+        bold = QFont(self.font())
+        bold.setBold(True)
+        painter.setFont(bold)
+        painter.drawText(
+            QRectF(area.left(), 2, area.width(), 18),
+            Qt.AlignmentFlag.AlignLeft,
+            f"{self.col_label} →",
+        )
+        painter.save()
+        painter.translate(14, area.top())
+        painter.rotate(90)
+        painter.drawText(
+            QRectF(0, -12, area.height(), 18), Qt.AlignmentFlag.AlignLeft, f"{self.row_label} →"
+        )
+        painter.restore()
+        painter.setFont(self.font())
+        painter.setPen(MUTED)
+        metrics = painter.fontMetrics()
+        wide = metrics.horizontalAdvance(str(max(cols.stop - 1, 0))) + 10  # the widest label
+        for c in labelled(cols, label_step(max(30, wide) / width)):
+            rect = self.cell_rect(0, c)
+            painter.drawText(
+                QRectF(rect.left(), 20, max(width, wide), 16), Qt.AlignmentFlag.AlignLeft, str(c)
+            )
+        room = MARGIN_LEFT - 22
+        short = metrics.horizontalAdvance(str(max(rows.stop - 1, 0))) > room
+        for r in labelled(rows, label_step(18 / height)):
+            rect = self.cell_rect(r, 0)
+            painter.drawText(
+                QRectF(18, rect.top(), room, max(height, 16)),
+                Qt.AlignmentFlag.AlignRight,
+                compact(r) if short else str(r),
+            )
+
+    # --- gestures --------------------------------------------------------------------------------
+
+    def mouseMoveEvent(self, event) -> None:
+        if self._press is not None and event.buttons() & Qt.MouseButton.LeftButton:
+            delta = event.position() - self._press
+            if self._dragging or abs(delta.x()) + abs(delta.y()) > 4:
+                self._dragging = True
+                self._press = event.position()
+                width, height = self.cell_extent()
+                self.window.pan(-delta.x() / (width * self.cols), -delta.y() / (height * self.rows))
+                self._image_cache = None
+                self.update()
+                return
+        cell = self.cell_at(event.position())
+        if cell != self.hovered:
+            self.element_hovered.emit(*(cell or (-1, -1)))
+
+    def leaveEvent(self, event) -> None:
+        self.element_hovered.emit(-1, -1)
+
+    def mousePressEvent(self, event) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self._press, self._dragging = event.position(), False
+
+    def mouseReleaseEvent(self, event) -> None:
+        clicked = self._press is not None and not self._dragging
+        self._press, self._dragging = None, False
+        cell = self.cell_at(event.position())
+        if clicked and cell is not None and event.button() == Qt.MouseButton.LeftButton:
+            self.element_clicked.emit(*cell)
+
+    def keyPressEvent(self, event) -> None:
+        """Arrow keys move the lit element, Enter selects the storage cell it reads."""
+        moves = {
+            Qt.Key.Key_Left: (0, -1),
+            Qt.Key.Key_Right: (0, 1),
+            Qt.Key.Key_Up: (-1, 0),
+            Qt.Key.Key_Down: (1, 0),
+        }
+        if not self.rows or not self.cols:
+            return super().keyPressEvent(event)
+        row, col = self.hovered or (0, 0)
+        if event.key() in moves:
+            d_row, d_col = moves[event.key()] if self.hovered else (0, 0)
+            row = min(max(row + d_row, 0), self.rows - 1)
+            col = min(max(col + d_col, 0), self.cols - 1)
+            self.element_hovered.emit(row, col)
+        elif event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
+            self.element_clicked.emit(row, col)
+        else:
+            super().keyPressEvent(event)
+
+    def wheelEvent(self, event) -> None:
+        """Zoom, keeping the cell under the pointer under the pointer."""
+        if not self.rows or not self.cols:
+            return
+        point = event.position()
+        before = self._cell_coordinates(point)
+        self.window.zoom(1.25 if event.angleDelta().y() > 0 else 0.8, 0.5, 0.5)
+        after = self._cell_coordinates(point)
+        self.window.pan((before[1] - after[1]) / self.cols, (before[0] - after[0]) / self.rows)
+        self._image_cache = None
+        self.update()
+
+    def _cell_coordinates(self, point: QPointF) -> tuple[float, float]:
+        (width, height), (r0, c0), area = self.cell_extent(), self._first(), self._area()
+        return r0 + (point.y() - area.top()) / height, c0 + (point.x() - area.left()) / width
+
+    def mouseDoubleClickEvent(self, event) -> None:
+        self.window.reset()
+        self._image_cache = None
+        self.update()
+
+
+def _short(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    if isinstance(value, complex):
+        return f"{value.real:.2g}{value.imag:+.2g}j"
+    return str(value)

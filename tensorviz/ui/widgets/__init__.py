@@ -1,0 +1,1 @@
+"""Small widgets every area uses: explained-error panel, notice bar, scrolling, layout clearing."""

@@ -1,0 +1,86 @@
+"""Help → About: the versions and devices a learner checks first, from core.environment."""
+
+from __future__ import annotations
+
+import PySide6
+from PySide6.QtCore import Qt, qVersion
+from PySide6.QtGui import QGuiApplication, QIcon
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tensorviz.resource_files import resource_path
+from tensorviz.ui.widgets.layout_clearing import clear_layout
+from tensorviz.version import __version__
+
+
+def qt_rows() -> list[tuple[str, str]]:
+    """What only a running Qt knows; core reports the installed PySide6 from its metadata."""
+    return [("Qt runtime", f"{qVersion()} (PySide6 {PySide6.__version__} loaded)")]
+
+
+class AboutDialog(QDialog):
+    def __init__(self, report=None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("About tensorviz")
+        self.setMinimumWidth(520)
+
+        logo = QLabel()
+        logo.setPixmap(QIcon(str(resource_path("icons", "tensorviz.svg"))).pixmap(64, 64))
+        heading = QLabel(
+            f"<h2 style='margin:0'>tensorviz {__version__}</h2>"
+            "<p>See PyTorch: tensors, strides and storage, autograd graphs and training, "
+            "on real torch objects.</p>"
+        )
+        heading.setWordWrap(True)
+        top = QHBoxLayout()
+        top.addWidget(logo, 0, Qt.AlignmentFlag.AlignTop)
+        top.addWidget(heading, 1)
+
+        self.grid = QGridLayout()
+        self.grid.setHorizontalSpacing(16)
+        self.grid.setVerticalSpacing(4)
+        self.grid.setColumnStretch(1, 1)
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.copy_button = QPushButton("Copy to clipboard")
+        self.copy_button.setToolTip("Copy the environment as text, e.g. for a bug report")
+        buttons.addButton(self.copy_button, QDialogButtonBox.ButtonRole.ActionRole)
+        self.copy_button.clicked.connect(self._on_copy_clicked)
+        buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addLayout(self.grid)
+        layout.addWidget(buttons)
+        self.set_report(report)
+
+    def rows(self) -> list[tuple[str, str]]:
+        if self.report is None:
+            return [("torch", "still loading…")] + qt_rows()
+        return self.report.rows() + qt_rows()
+
+    def set_report(self, report) -> None:
+        """Fill in (or refresh) the environment; None means torch is still loading."""
+        self.report = report
+        clear_layout(self.grid)
+        for row, (label, value) in enumerate(self.rows()):
+            name = QLabel(f"<b>{label}</b>")
+            text = QLabel(value)
+            text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self.grid.addWidget(name, row, 0, Qt.AlignmentFlag.AlignTop)
+            self.grid.addWidget(text, row, 1)
+        self.copy_button.setEnabled(report is not None)
+
+    def as_text(self) -> str:
+        return "\n".join(f"{label}: {value}" for label, value in self.rows())
+
+    def _on_copy_clicked(self) -> None:
+        QGuiApplication.clipboard().setText(self.as_text())

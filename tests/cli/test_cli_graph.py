@@ -1,0 +1,230 @@
+"""`tensorviz graph PRESET|SCRIPT.py`: the same graph the Autograd graph area draws, headless."""
+
+import json
+import sys
+from collections import Counter
+
+import pytest
+import torch
+
+from tensorviz.app import main
+from tensorviz.core.autograd.presets import PRESETS
+
+SCRIPT = """\
+import torch
+x = torch.tensor(2.0, requires_grad=True)
+y = x**2 + 3*x
+w = x.detach()
+n = 3
+"""
+
+
+@pytest.mark.parametrize("key", ["square", "split", "mlp"])
+def test_json_nodes_and_edges_are_the_extracted_graph(capsys, key):
+    assert main(["graph", key, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    expected = PRESETS[key].build().extract().to_json()
+    assert data["nodes"] == expected["nodes"] and data["edges"] == expected["edges"]
+
+
+def test_backward_prints_torchs_order_and_grad(capsys):
+    assert main(["graph", "square", "--backward"]) == 0
+    out = capsys.readouterr().out
+    assert "AddBackward0 → MulBackward0 → PowBackward0 → AccumulateGrad" in out
+    assert "x.grad = 7.0" in out
+
+
+def test_unknown_preset_is_one_line_and_exit_2(capsys):
+    assert main(["graph", "nonsense"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown preset" in err
+
+
+def test_output_writes_dot_and_refuses_other_suffixes(capsys, tmp_path):
+    target = tmp_path / "g.dot"
+    assert main(["graph", "square", "-o", str(target)]) == 0
+    assert target.read_text().startswith("digraph")
+    capsys.readouterr()
+    assert main(["graph", "square", "-o", str(tmp_path / "g.jpg")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+# --- a user's script -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def script(tmp_path):
+    path = tmp_path / "model.py"
+    path.write_text(SCRIPT)
+    return path
+
+
+def reference_walk(root):
+    """Independent of tensorviz: (kind, name) of every node, (source, target, output_nr) edges."""
+    names = {}
+    nodes = Counter({("tensor", "y"): 1})
+    edges = Counter({(type(root.grad_fn).__name__, "y", root.output_nr): 1})
+    seen, stack = {root.grad_fn}, [root.grad_fn]
+
+    def name(fn):
+        if type(fn).__name__ == "AccumulateGrad":
+            return names.setdefault(id(fn.variable), "x")
+        return type(fn).__name__
+
+    while stack:
+        fn = stack.pop()
+        kind = "accumulate_grad" if type(fn).__name__ == "AccumulateGrad" else "backward"
+        nodes[(kind, name(fn))] += 1
+        for next_fn, output_nr in fn.next_functions:
+            if next_fn is None:
+                continue
+            edges[(name(next_fn), name(fn), output_nr)] += 1
+            if next_fn not in seen:
+                seen.add(next_fn)
+                stack.append(next_fn)
+    return nodes, edges
+
+
+def test_script_json_equals_an_independent_walk(capsys, script):
+    assert main(["graph", str(script), "--tensor", "y", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    x = torch.tensor(2.0, requires_grad=True)
+    nodes, edges = reference_walk(x**2 + 3 * x)
+    by_id = {n["id"]: n["name"] for n in data["nodes"]}
+    graph_nodes = [n for n in data["nodes"] if n["kind"] != "saved"]
+    assert Counter((n["kind"], n["name"]) for n in graph_nodes) == nodes
+    assert {"id", "kind", "name", "shape"} <= set(data["nodes"][0])
+    graph_edges = [e for e in data["edges"] if e["output_nr"] is not None]
+    assert (
+        Counter((by_id[e["source"]], by_id[e["target"]], e["output_nr"]) for e in graph_edges)
+        == edges
+    )
+
+
+def reference_saved(root):
+    """Independent of tensorviz: (backward node name, "_saved_*" name, shape, dtype) of every
+    saved tensor, read from torch's own attributes."""
+    found, seen, stack = Counter(), {root.grad_fn}, [root.grad_fn]
+    while stack:
+        fn = stack.pop()
+        for attribute in dir(fn):
+            if attribute.startswith("_saved_"):
+                value = getattr(fn, attribute)
+                if isinstance(value, torch.Tensor):
+                    shape, dtype = list(value.shape), str(value.dtype).removeprefix("torch.")
+                    found[(type(fn).__name__, attribute, tuple(shape), dtype)] += 1
+        for next_fn, _ in fn.next_functions:
+            if next_fn is not None and next_fn not in seen:
+                seen.add(next_fn)
+                stack.append(next_fn)
+    return found
+
+
+def saved_rows(data):
+    """(consumer name, saved name, shape, dtype) of each saved node, following its edge."""
+    by_id = {n["id"]: n for n in data["nodes"]}
+    rows = Counter()
+    for edge in data["edges"]:
+        saved = by_id[edge["source"]]
+        if saved["kind"] == "saved":
+            assert edge["output_nr"] is None and by_id[edge["target"]]["kind"] == "backward"
+            consumer = by_id[edge["target"]]["name"]
+            rows[(consumer, saved["name"], tuple(saved["shape"]), saved["dtype"])] += 1
+    return rows
+
+
+def test_script_json_lists_saved_tensors_as_nodes(capsys, tmp_path):
+    path = tmp_path / "mlp.py"
+    path.write_text(
+        "import torch\ntorch.manual_seed(0)\nnet = torch.nn.Sequential(torch.nn.Linear(3, 4), "
+        "torch.nn.Tanh(), torch.nn.Linear(4, 1))\nloss = net(torch.randn(5, 3)).pow(2).mean()\n"
+    )
+    assert main(["graph", str(path), "--tensor", "loss", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))
+    expected = reference_saved(net(torch.randn(5, 3)).pow(2).mean())
+    assert expected and saved_rows(data) == expected
+    saved = [n for n in data["nodes"] if n["kind"] == "saved"]
+    assert all(n["freed"] is False and n["name"].startswith("_saved_") for n in saved)
+    assert all("saved" not in n for n in data["nodes"] if n["kind"] == "backward")
+
+
+def test_saved_tensors_read_as_freed_after_backward(capsys, tmp_path):
+    path = tmp_path / "freed.py"
+    path.write_text(
+        "import torch\nx = torch.tensor(2.0, requires_grad=True)\ny = x.exp() * x\ny.backward()\n"
+    )
+    assert main(["graph", str(path), "--tensor", "y", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    saved = [n for n in data["nodes"] if n["kind"] == "saved"]
+    assert saved and all(n["freed"] is True and n["shape"] is None for n in saved)
+
+
+def test_script_runs_as_main_with_argv_and_path_restored(capsys, tmp_path):
+    (tmp_path / "helper.py").write_text("import torch\ndef square(t):\n    return t * t\n")
+    path = tmp_path / "main_script.py"
+    path.write_text(
+        "import sys\nimport torch\nfrom helper import square\n"
+        "assert __name__ == '__main__' and sys.argv == [sys.argv[0]]\n"
+        "a = torch.ones(2, requires_grad=True)\nb = square(a).sum()\n"
+    )
+    argv, path_before = sys.argv[:], sys.path[:]
+    assert main(["graph", str(path), "--tensor", "b"]) == 0
+    assert "MulBackward0" in capsys.readouterr().out
+    assert sys.argv == argv and sys.path == path_before
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".png", ".dot"])
+def test_script_output_files_are_valid(capsys, script, tmp_path, suffix):
+    target = tmp_path / f"graph{suffix}"
+    assert main(["graph", str(script), "--tensor", "y", "-o", str(target)]) == 0
+    content = target.read_bytes()
+    if suffix == ".png":
+        assert content.startswith(b"\x89PNG\r\n\x1a\n") and len(content) > 1000
+    elif suffix == ".svg":
+        import xml.etree.ElementTree as ET
+
+        root = ET.fromstring(content)
+        assert root.tag.endswith("svg") and b"PowBackward0" in content
+    else:
+        assert content.startswith(b"digraph") and b"PowBackward0" in content
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".export-")] == []
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("missing", "defines no variable 'missing'"),
+        ("n", "n is not a tensor"),
+        ("x", "x has no grad_fn: it is a leaf"),
+        ("w", "w has no grad_fn"),
+    ],
+)
+def test_script_bad_tensor_is_one_line_and_exit_2(capsys, script, name, message):
+    assert main(["graph", str(script), "--tensor", name]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+
+
+def test_script_without_tensor_option_is_exit_2(capsys, script):
+    assert main(["graph", str(script)]) == 2
+    assert "--tensor" in capsys.readouterr().err
+
+
+def test_script_raising_is_exit_1_with_the_users_traceback(capsys, tmp_path):
+    path = tmp_path / "broken.py"
+    path.write_text("import torch\n\ndef f():\n    raise ValueError('bad shape')\n\nf()\n")
+    assert main(["graph", str(path), "--tensor", "y"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback (most recent call last):")
+    assert str(path) in err and "ValueError: bad shape" in err
+    assert "runpy" not in err and "tensorviz" not in err.replace(str(tmp_path), "")
+
+
+def test_what_a_script_prints_never_spoils_the_json(capsys, tmp_path):
+    path = tmp_path / "chatty.py"
+    path.write_text("import torch\nprint('hi')\na = torch.ones(2, requires_grad=True)\nb = a * 2\n")
+    assert main(["graph", str(path), "--tensor", "b", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["nodes"] and "hi" in err

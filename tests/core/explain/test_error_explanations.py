@@ -1,0 +1,283 @@
+"""Explained errors: every case is triggered in real torch, then explained.
+
+Assertions check the explanation against the tensors and against torch itself (shapes, strides,
+bytes, and that every suggested fix really runs), never against copies of our own output.
+"""
+
+import pytest
+import torch
+from error_triggers import explain, shape_text
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from torch.nn import functional
+
+from tensorviz.core.explain.errors import UNKNOWN_EXPLANATION, ExplainedError, explain_error
+
+# --- dtypes and devices ---------------------------------------------------------------------
+
+FLOAT_INPUT = torch.randn(2, 3)
+LONG_INPUT = torch.arange(6).reshape(2, 3)
+DTYPE_CASES = [
+    (
+        "linear",
+        lambda: functional.linear(LONG_INPUT, torch.randn(4, 3)),
+        torch.int64,
+        torch.float32,
+    ),
+    ("matmul", lambda: FLOAT_INPUT @ torch.arange(12).reshape(3, 4), torch.float32, torch.int64),
+    (
+        "bmm",
+        lambda: torch.bmm(torch.randn(2, 2, 3), torch.randn(2, 3, 4, dtype=torch.float64)),
+        torch.float32,
+        torch.float64,
+    ),
+    (
+        "binary_cross_entropy",
+        lambda: functional.binary_cross_entropy(torch.rand(3), torch.ones(3, dtype=torch.long)),
+        torch.float32,
+        torch.int64,
+    ),
+    (
+        "cross_entropy",
+        lambda: functional.cross_entropy(torch.randn(2, 3), torch.tensor([0.0, 1.0])),
+        torch.int64,
+        torch.float32,
+    ),
+    (
+        "conv2d",
+        lambda: torch.nn.Conv2d(1, 1, 3)(torch.ones(1, 1, 5, 5, dtype=torch.float64)),
+        torch.float64,
+        torch.float32,
+    ),
+    (
+        "embedding",
+        lambda: torch.nn.Embedding(3, 4)(torch.tensor([0.0])),
+        torch.int64,
+        torch.float32,
+    ),
+    (
+        "add_",
+        lambda: torch.ones(3, dtype=torch.long).add_(torch.randn(3)),
+        torch.float32,
+        torch.int64,
+    ),
+]
+
+
+@pytest.mark.parametrize("op, action, first, second", DTYPE_CASES, ids=[c[0] for c in DTYPE_CASES])
+def test_dtype_mismatch_names_both_dtypes(op, action, first, second):
+    explained, _ = explain(action, op)
+    assert explained.kind == "dtype_mismatch"
+    for dtype in (first, second):
+        assert str(dtype).removeprefix("torch.") in explained.explanation
+    assert ".to(" in explained.fix
+    if torch.int64 in (first, second):
+        assert "Python ints" in explained.explanation and "labels" in explained.explanation
+
+
+def test_dtype_fix_converts_the_right_side():
+    explained, _ = explain(
+        lambda: FLOAT_INPUT @ LONG_INPUT.T, "matmul", [FLOAT_INPUT, LONG_INPUT.T]
+    )
+    assert ".float()" in explained.fix
+    assert (FLOAT_INPUT @ LONG_INPUT.T.float()).dtype == torch.float32  # the fix runs
+    labels, _ = explain(
+        lambda: functional.cross_entropy(torch.randn(2, 3), torch.tensor([0.0, 1.0]))
+    )
+    assert ".long()" in labels.fix
+    assert functional.cross_entropy(torch.randn(2, 3), torch.tensor([0.0, 1.0]).long()).dim() == 0
+
+
+def test_dtype_named_only_by_the_inputs():
+    x, src = torch.randn(3), torch.ones(1, dtype=torch.float64)
+    index = torch.tensor([0])
+    explained, error = explain(lambda: x.scatter_(0, index, src), "scatter_", [x, index, src])
+    assert "float32" not in str(error)  # torch names no dtype; the inputs supply them
+    assert explained.kind == "dtype_mismatch"
+    assert "float32" in explained.explanation and "float64" in explained.explanation
+
+
+def test_wrong_argument_type_is_not_a_dtype_clash():
+    explained, _ = explain(lambda: torch.zeros((2, 3), dtype="float"), "zeros")
+    assert explained.kind == "unknown"
+
+
+# No GPU here: the messages below are torch's own wording (c10 / TensorIterator device checks and
+# the convolution input/weight check), copied from the strings in libtorch, not invented.
+DEVICE_MESSAGES = [
+    "Expected all tensors to be on the same device, but found at least two devices, "
+    "cuda:0 and cpu!",
+    "Expected all tensors to be on the same device, but got mat2 is on cpu, different from other "
+    "tensors on cuda:0 (when checking argument in method wrapper_CUDA_mm)",
+]
+
+
+@pytest.mark.parametrize("message", DEVICE_MESSAGES)
+def test_device_mismatch_names_both_devices(message):
+    explained = explain_error(RuntimeError(message), "mm")
+    assert explained.kind == "device_mismatch"
+    assert explained.torch_message == message
+    assert "cuda:0" in explained.explanation and "cpu" in explained.explanation
+    assert ".to(device)" in explained.fix
+
+
+def test_conv_input_on_cpu_with_weights_on_gpu_is_a_device_problem():
+    message = (
+        "Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be the "
+        "same or input should be a MKLDNN tensor and weight is a dense tensor"
+    )
+    assert explain_error(RuntimeError(message), "conv2d").kind == "device_mismatch"
+
+
+# --- autograd -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("write", [lambda w: w.add_(1), lambda w: w[0].add_(1)])
+def test_in_place_change_of_a_leaf(write):
+    w = torch.zeros(3, requires_grad=True)
+    explained, _ = explain(lambda: write(w), "add_", [w])
+    assert explained.kind == "inplace_leaf"
+    assert "leaf" in explained.explanation and shape_text(w.shape) in explained.explanation
+    assert "torch.no_grad()" in explained.fix and "clone()" in explained.fix
+    with torch.no_grad():
+        write(w)  # the fix runs
+
+
+def test_backward_through_a_freed_graph():
+    w = torch.ones(3, requires_grad=True)
+    loss = (w * w).sum()
+    loss.backward()
+    explained, _ = explain(loss.backward, "backward", [loss])
+    assert explained.kind == "backward_freed_graph"
+    assert "retain_graph=True" in explained.fix
+
+
+def test_backward_on_a_non_scalar():
+    w = torch.ones(3, requires_grad=True)
+    y = w * 2
+    explained, _ = explain(y.backward, "backward", [y])
+    assert explained.kind == "non_scalar_backward"
+    assert str(y.numel()) in explained.explanation
+    assert "gradient=" in explained.fix and ".sum()" in explained.fix
+    y.backward(gradient=torch.ones_like(y))  # the fix runs
+    assert torch.equal(w.grad, torch.full((3,), 2.0))
+
+
+def test_backward_when_nothing_requires_grad():
+    loss = torch.randn(3).sum()
+    explained, _ = explain(loss.backward, "backward", [loss])
+    assert explained.kind == "backward_no_grad"
+    assert "requires_grad=True" in explained.fix
+
+
+# --- memory and everything else --------------------------------------------------------------
+
+
+def test_cuda_out_of_memory():
+    error = torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 20.00 GiB")
+    explained = explain_error(error)
+    assert explained.kind == "out_of_memory"
+    assert explained.torch_message == str(error)
+    assert "20.00 GiB" in explained.explanation
+    assert (
+        "batch" in explained.fix and "torch.no_grad()" in explained.fix and "del " in explained.fix
+    )
+
+
+def test_cpu_out_of_memory_is_real():
+    explained, error = explain(lambda: torch.empty(2**62, dtype=torch.uint8), "empty")
+    assert explained.kind == "out_of_memory"
+    assert str(2**62) in explained.explanation
+
+
+def test_anything_else_keeps_torch_message_and_says_so():
+    explained, error = explain(lambda: torch.linalg.inv(torch.zeros(2, 2)), "inv")
+    assert explained.kind == "unknown"
+    assert explained.explanation == UNKNOWN_EXPLANATION
+    assert explained.fix
+
+
+def test_text_holds_every_part():
+    x = torch.arange(24).reshape(2, 3, 4).transpose(0, 1)
+    explained, _ = explain(lambda: x.view(-1), "view", [x], {"shape": (-1,)})
+    text = explained.text()
+    for part in (explained.title, explained.torch_message, explained.explanation, explained.fix):
+        assert part in text
+
+
+class UnprintableError(RuntimeError):
+    def __str__(self):
+        raise ValueError("no message")
+
+
+def test_never_raises_on_odd_inputs():
+    assert explain_error(UnprintableError()).kind == "unknown"
+    sparse = torch.eye(3).to_sparse()
+    message = "view size is not compatible with input tensor's size and stride"
+    explained = explain_error(RuntimeError(message), "view", [sparse], {"shape": object()})
+    assert explained.torch_message == message
+
+
+TEMPLATES = [
+    "shape '[{a}, {b}]' is invalid for input of size {c}",
+    "mat1 and mat2 shapes cannot be multiplied ({a}x{b} and {c}x{d})",
+    "The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton "
+    "dimension {c}",
+    "The expanded size of the tensor ({a}) must match the existing size ({b}) at non-singleton "
+    "dimension {c}.  Target sizes: [{a}, {d}].  Tensor sizes: [{b}]",
+    "output with shape [{a}] doesn't match the broadcast shape [{b}, {c}]",
+    "Dimension out of range (expected to be in range of [-{a}, {b}], but got {c})",
+    "index {a} is out of bounds for dimension {b} with size {c}",
+    "Sizes of tensors must match except in dimension {a}. Expected size {b} but got size {c} for "
+    "tensor number {d} in the list.",
+    "Expected size for first two dimensions of batch2 tensor to be: [{a}, {b}] but got: "
+    "[{c}, {d}].",
+    "expected scalar type {dtype} but found {dtype}",
+    "CUDA out of memory. Tried to allocate {a}.00 MiB",
+]
+numbers = st.integers(min_value=-3, max_value=30)
+tensors = st.lists(
+    st.tuples(
+        st.lists(st.integers(0, 3), max_size=3), st.sampled_from([torch.float32, torch.int64])
+    )
+    .map(lambda spec: torch.zeros(spec[0], dtype=spec[1]))
+    .flatmap(lambda t: st.sampled_from([t, t.mT if t.dim() >= 2 else t, t.sum()])),
+    max_size=3,
+)
+messages = st.one_of(
+    st.text(max_size=80),
+    st.builds(
+        lambda template, a, b, c, d, dtype: template.format(a=a, b=b, c=c, d=d, dtype=dtype),
+        st.sampled_from(TEMPLATES),
+        numbers,
+        numbers,
+        numbers,
+        numbers,
+        st.sampled_from(["Float", "Long", "long int", "Nonsense"]),
+    ),
+)
+error_types = st.sampled_from([RuntimeError, IndexError, ValueError, TypeError, KeyError])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    error_types,
+    messages,
+    st.sampled_from([None, "view", "matmul", "mm", "bmm", "add", "add_", "expand", "backward"]),
+    tensors,
+    st.dictionaries(st.sampled_from(["shape", "size", "dim"]), st.none() | numbers, max_size=2),
+)
+def test_explain_error_never_raises_and_keeps_torch_message(
+    error_type, message, op, inputs, params
+):
+    error = error_type(message)
+    explained = explain_error(error, op, inputs, params)
+    assert explained.torch_message == str(error)
+    assert explained.kind and explained.title and explained.explanation and explained.fix
+    out_of_memory = explain_error(torch.OutOfMemoryError(message), op, inputs, params)
+    assert out_of_memory.kind == "out_of_memory"
+
+
+def test_text_of_the_apps_own_finding_has_no_torch_part():
+    own = ExplainedError("diverged", "The loss diverged", "", "lr too large", "lower lr")
+    assert "torch says" not in own.text() and "lr too large" in own.text()

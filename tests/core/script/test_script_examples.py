@@ -1,0 +1,83 @@
+"""Every example script runs and leaves the tensors it promises; the errors example prints
+torch's own messages."""
+
+import pytest
+import torch
+from script_helpers import run_script
+
+from tensorviz.core.script.examples import example_by_key, script_examples
+from tensorviz.core.tensors.workbench_actions import populate_default_workspace
+from tensorviz.core.tensors.workspace import Workspace
+
+SECTIONS = (
+    "Creating tensors",
+    "Views",
+    "Broadcasting",
+    "Reductions",
+    "NumPy",
+    "Autograd",
+    "training loop",
+    "errors",
+)
+
+
+def test_one_example_per_section_of_the_catalogue():
+    titles = [e.title for e in script_examples()]
+    assert len(titles) == len(SECTIONS)
+    for section, title in zip(SECTIONS, titles, strict=True):
+        assert section.lower() in title.lower()
+    for example in script_examples():
+        assert example.promises and example.source.count("\n") < 60  # short
+
+
+@pytest.mark.parametrize("example", script_examples(), ids=lambda e: e.key)
+def test_example_runs_and_leaves_its_promised_tensors(example):
+    workspace = Workspace()
+    populate_default_workspace(workspace)
+    run, result, summary = run_script(workspace, example.source)
+    assert result.status == "finished", result.failure and result.failure.traceback
+    for name in example.promises:
+        assert name in workspace, name
+        assert isinstance(workspace.tensor(name), torch.Tensor)
+        assert workspace.entry(name).provenance.op == "script" or name in ("x", "x_t")
+    assert run.output.text()  # every example explains itself as it runs
+
+
+def test_training_example_learns_the_reference_line():
+    workspace = Workspace()
+    run, result, _ = run_script(workspace, example_by_key("07_training_loop").source)
+    text = run.output.text()
+    assert [line.split()[1] for line in text.splitlines() if line.startswith("epoch")] == [
+        "100",
+        "200",
+        "300",
+        "400",
+        "500",
+    ]
+    w, b = workspace.tensor("w"), workspace.tensor("b")
+    assert abs(w.item() - 2.5) < 0.3 and abs(b.item() - 1.8) < 1.5
+    assert workspace.tensor("loss").grad_fn is not None  # the last loss keeps its graph
+
+
+def _message(action) -> str:
+    with pytest.raises(RuntimeError) as error:
+        action()
+    return str(error.value)
+
+
+def test_errors_example_prints_torchs_own_messages():
+    workspace = Workspace()
+    run, result, _ = run_script(workspace, example_by_key("08_errors").source)
+    text = run.output.text()
+    leaf = torch.ones(3, requires_grad=True)
+    loss = (leaf * 2).sum()
+    loss.backward()
+    expected = [
+        _message(lambda: torch.randn(2, 3) @ torch.randn(4, 5)),
+        _message(lambda: torch.dot(torch.randn(3), torch.tensor([1, 0, 2]))),
+        _message(lambda: torch.arange(6.0).reshape(2, 3).T.view(6)).splitlines()[0],
+        _message(lambda: torch.ones(3, requires_grad=True).add_(1)),
+        _message(lambda: loss.backward()).splitlines()[0],
+    ]
+    for message in expected:
+        assert message in text
