@@ -130,7 +130,7 @@ def long_run(panel: TrainingPanel) -> tuple[float, float, float, int]:
 
 def main() -> int:
     qInstallMessageHandler(quiet_offscreen_notes)
-    app = QApplication([])
+    app = QApplication([])  # noqa: F841 (kept alive for the whole run)
     Appearance.shared().apply("light", 1.0)  # the app's own look, as in the window
     panel = TrainingPanel(["cpu"])
     panel.resize(1104, 760)
