@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 ARGS ?=
 export QT_API := pyside6
 
-.PHONY: run test bench screenshots lint lock clean setup
+.PHONY: run test bench screenshots lint lock clean setup translations
 
 setup: $(STAMP)
 
@@ -41,6 +41,11 @@ bench: $(STAMP)
 
 screenshots: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m tensorviz.ui.window.screenshot_tour docs/screenshots
+
+# Translations (tools/translations.py): the UI's texts through Qt (.ts → .qm), core's and the
+# CLI's through gettext (.po → .mo), one catalogue per area; the compiled files are committed.
+translations: $(STAMP)
+	$(PY) tools/translations.py update compile
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

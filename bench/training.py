@@ -23,8 +23,8 @@ from startup import bench_line  # noqa: E402
 
 from tensorviz.core.training.data import TrainingConfig  # noqa: E402
 from tensorviz.core.training.trainer import Trainer  # noqa: E402
-from tensorviz.resource_files import resource_path  # noqa: E402
 from tensorviz.ui.training.training_panel import TrainingPanel  # noqa: E402
+from tensorviz.ui.window.appearance import Appearance  # noqa: E402
 
 RUNS = 5
 GOAL_RATIO = 1.5
@@ -130,8 +130,8 @@ def long_run(panel: TrainingPanel) -> tuple[float, float, float, int]:
 
 def main() -> int:
     qInstallMessageHandler(quiet_offscreen_notes)
-    app = QApplication([])
-    app.setStyleSheet(resource_path("themes", "light.qss").read_text(encoding="utf-8"))
+    app = QApplication([])  # noqa: F841 (kept alive for the whole run)
+    Appearance.shared().apply("light", 1.0)  # the app's own look, as in the window
     panel = TrainingPanel(["cpu"])
     panel.resize(1104, 760)
     panel.show()

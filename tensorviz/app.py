@@ -26,6 +26,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("files", nargs="*", metavar="FILE", help="tensor files to open")
     parser.add_argument("--version", action="version", version=cli.version_text())
     parser.add_argument(
+        "--lang",
+        choices=("en", "zh_CN"),
+        help="the language of the window for this run (default: View → Language, else the "
+        "system's)",
+    )
+    parser.add_argument(
         "--quit-after-ready",
         action="store_true",
         help="quit once the window has painted and torch has loaded (smoke tests, benchmarks)",
@@ -84,7 +90,6 @@ def run_gui(args: argparse.Namespace) -> int:
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
-    from tensorviz.resource_files import resource_path
     from tensorviz.ui.window.app_settings import AppSettings
     from tensorviz.ui.window.main_window import MainWindow
 
@@ -92,9 +97,7 @@ def run_gui(args: argparse.Namespace) -> int:
     app.setOrganizationName("tensorviz")
     app.setApplicationName("tensorviz")
     app.setApplicationDisplayName("tensorviz")
-    app.setStyleSheet(resource_path("themes", "light.qss").read_text(encoding="utf-8"))
-
-    window = MainWindow(AppSettings())
+    window = MainWindow(AppSettings(), language=args.lang)
     if args.report_startup:
         window.first_painted.connect(lambda: _report("first-paint"))
         window.ready.connect(lambda: _report("ready"))

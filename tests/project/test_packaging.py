@@ -38,7 +38,7 @@ def test_built_wheel_contains_resources(tmp_path):
     (wheel,) = tmp_path.glob("tensorviz-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "tensorviz/resources/icons/tensorviz.svg" in names
-    assert "tensorviz/resources/themes/light.qss" in names
+    assert "tensorviz/resources/themes/app.qss" in names
     assert "tensorviz/core/environment.py" in names
     entry_points = (
         zipfile.ZipFile(wheel)

@@ -1,5 +1,5 @@
 """What the window remembers between runs (QSettings): geometry, layout, area, recent files,
-the Script area's text."""
+the Script area's text, language, theme and zoom."""
 
 from __future__ import annotations
 
@@ -58,6 +58,33 @@ class AppSettings:
 
     def set_script_text(self, text: str) -> None:
         self.qsettings.setValue("script/text", text)
+        self.qsettings.sync()
+
+    def language(self) -> str | None:
+        """'system', 'en' or 'zh_CN' as chosen in View → Language (None: never chosen)."""
+        value = self.qsettings.value("view/language")
+        return str(value) if value else None
+
+    def set_language(self, key: str) -> None:
+        self.qsettings.setValue("view/language", key)
+        self.qsettings.sync()
+
+    def theme(self) -> str | None:
+        value = self.qsettings.value("view/theme")
+        return str(value) if value else None
+
+    def set_theme(self, key: str) -> None:
+        self.qsettings.setValue("view/theme", key)
+        self.qsettings.sync()
+
+    def zoom(self) -> float:
+        try:
+            return float(self.qsettings.value("view/zoom", 1.0))
+        except (TypeError, ValueError):  # a hand-edited settings file
+            return 1.0
+
+    def set_zoom(self, zoom: float) -> None:
+        self.qsettings.setValue("view/zoom", float(zoom))
         self.qsettings.sync()
 
     def _bytes(self, key: str) -> QByteArray | None:

@@ -23,10 +23,13 @@ from tensorviz.resource_files import resource_path
 from tensorviz.ui.widgets.notice_bar import NoticeBar
 from tensorviz.ui.window.about_dialog import AboutDialog
 from tensorviz.ui.window.app_settings import AppSettings
+from tensorviz.ui.window.appearance import Appearance
 from tensorviz.ui.window.areas import AREAS
+from tensorviz.ui.window.language import LanguageSwitcher
 from tensorviz.ui.window.navigation_list import NavigationList
 from tensorviz.ui.window.placeholder_panel import FilesPlaceholderPanel, PlaceholderPanel
 from tensorviz.ui.window.torch_loader import TorchLoader
+from tensorviz.ui.window.view_settings_menus import LanguageMenu, ThemeMenu, ZoomMenu
 
 OPEN_FILTER = "Tensor files (*.pt *.pth *.bin *.ckpt *.safetensors *.npy *.npz);;All files (*)"
 
@@ -41,9 +44,16 @@ class MainWindow(QMainWindow):
     ready = Signal()  # painted once and torch loaded (or failed to load)
     files_queued = Signal(list)
 
-    def __init__(self, settings: AppSettings, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, settings: AppSettings, parent: QWidget | None = None, language: str | None = None
+    ) -> None:
+        """`language` ('en', 'zh_CN', 'system') overrides the remembered one for this run."""
         super().__init__(parent)
         self.settings = settings
+        self.language = LanguageSwitcher.shared()
+        self.language.apply(language or settings.language())
+        self.appearance = Appearance.shared()
+        self.appearance.apply(settings.theme() or "system", settings.zoom())
         self.environment = None
         self.context = None  # AreaContext (the shared workspace) once torch has loaded
         self.tensor_in_focus: str | None = None  # last tensor picked in the Workbench or Files
@@ -131,6 +141,12 @@ class MainWindow(QMainWindow):
         view_menu.addSeparator()
         full_screen = view_menu.addAction("&Full Screen", self._toggle_full_screen)
         full_screen.setShortcut(QKeySequence.StandardKey.FullScreen)
+        view_menu.addSeparator()
+        self.language_menu = LanguageMenu(self.language, self.settings, view_menu)
+        self.theme_menu = ThemeMenu(self.appearance, self.settings, view_menu)
+        self.zoom_menu = ZoomMenu(self.appearance, self.settings, view_menu)
+        for menu in (self.language_menu, self.theme_menu, self.zoom_menu):
+            view_menu.addMenu(menu)
 
         help_menu = self.menuBar().addMenu("&Help")
         about = help_menu.addAction("&About tensorviz", self.show_about)

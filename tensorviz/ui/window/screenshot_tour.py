@@ -13,7 +13,6 @@ from pathlib import Path
 from PySide6.QtCore import QEventLoop, QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
-from tensorviz.resource_files import resource_path
 from tensorviz.ui.window.app_settings import AppSettings
 from tensorviz.ui.window.areas import AREAS
 from tensorviz.ui.window.main_window import MainWindow
@@ -160,7 +159,6 @@ def _stage_script(window: MainWindow, app: QApplication, out_dir: Path) -> list[
 def take_screenshots(out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([])
-    app.setStyleSheet(resource_path("themes", "light.qss").read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory() as tmp:
         settings = AppSettings(QSettings(str(Path(tmp) / "settings.ini"), QSettings.IniFormat))
         window = MainWindow(settings)

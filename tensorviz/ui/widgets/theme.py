@@ -1,0 +1,161 @@
+"""Light and dark themes: one set of named colour roles per theme, the Qt palette and the app's
+stylesheet made from them, and the zoom factor for a projector.
+
+Everything that paints reads its colours here (`colour("ink")`), at paint time or when the
+appearance changes (`Appearance.changed`), never from a hex constant of its own, so both themes
+are readable everywhere. The stylesheet is resources/themes/app.qss with `{{role}}` placeholders;
+every `Npx` in it is scaled by the zoom.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from PySide6.QtGui import QColor, QPalette
+
+from tensorviz.resource_files import resource_path
+
+ZOOM_STEPS = (0.75, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0, 2.25, 2.5)
+
+
+@dataclass(frozen=True)
+class Theme:
+    key: str  # "light" | "dark"
+    colours: dict[str, str]
+    series: tuple[str, ...]  # distinct colours for things told apart by colour (storages, curves)
+
+    def colour(self, role: str) -> QColor:
+        return QColor(self.colours[role])
+
+    @property
+    def dark(self) -> bool:
+        return self.key == "dark"
+
+
+LIGHT = Theme(
+    "light",
+    {
+        "window": "#ffffff", "surface": "#f7f8fa", "surface_alt": "#f3f4f6", "canvas": "#fbfcfe",
+        "border": "#e5e7eb", "ink": "#1f2a44", "text": "#1f2a44", "muted": "#5f6673",
+        "faint": "#8a919c", "accent": "#c2410c", "link": "#2b4a75", "selection": "#cfe0f3",
+        "navigation": "#1f2a44", "navigation_text": "#e0e6f0", "navigation_selected": "#2e3d5e",
+        "navigation_hover": "#27344f", "navigation_mark": "#ee6c4d",
+        "error_text": "#b42318", "error_background": "#fff5f5", "error_border": "#f1a7a0",
+        "notice_background": "#fff4e5", "notice_border": "#f4a261", "ok_text": "#1e6b45",
+        "warning_text": "#8a4b08", "code_background": "#f3f4f6",
+        "info_background": "#eef6fb", "info_border": "#98c1d9",
+        "current_line": "#eef3fa", "failing_line": "#fde2e0",
+        "plot_background": "#ffffff", "plot_foreground": "#1f2a44",
+    },
+    ("#3d5a80", "#ee6c4d", "#2a9d8f", "#8d5fd3", "#e9a23b", "#c0392b", "#5c7c2f", "#d6336c"),
+)  # fmt: skip
+
+DARK = Theme(
+    "dark",
+    {
+        "window": "#181c24", "surface": "#1f2430", "surface_alt": "#262c3a", "canvas": "#151922",
+        "border": "#343c4e", "ink": "#e6e9ef", "text": "#e6e9ef", "muted": "#a8b0bf",
+        "faint": "#7d8799", "accent": "#ff9a76", "link": "#8fb8e8", "selection": "#34507a",
+        "navigation": "#10131a", "navigation_text": "#d5dbe6", "navigation_selected": "#2a3550",
+        "navigation_hover": "#1d2434", "navigation_mark": "#ff8a65",
+        "error_text": "#ff9b8f", "error_background": "#3a1f22", "error_border": "#8a3a36",
+        "notice_background": "#3a2e1a", "notice_border": "#b7791f", "ok_text": "#7fd6a4",
+        "warning_text": "#f3c27a", "code_background": "#262c3a",
+        "info_background": "#1c2b3a", "info_border": "#3f6b8f",
+        "current_line": "#242b3b", "failing_line": "#4a2326",
+        "plot_background": "#181c24", "plot_foreground": "#d5dbe6",
+    },
+    ("#7fa7d9", "#ff8a65", "#4fc3b1", "#b39ddb", "#f2c14e", "#ef6f6c", "#9ccc65", "#f48fb1"),
+)  # fmt: skip
+
+THEMES = {"light": LIGHT, "dark": DARK}
+
+# (text role, background role) pairs every theme must keep readable: WCAG AA, 4.5:1.
+TEXT_ON_BACKGROUND = (
+    ("text", "window"), ("text", "surface"), ("text", "surface_alt"), ("text", "canvas"),
+    ("muted", "window"), ("muted", "surface"), ("link", "window"), ("accent", "window"),
+    ("navigation_text", "navigation"), ("navigation_text", "navigation_selected"),
+    ("error_text", "error_background"), ("error_text", "window"), ("ok_text", "window"),
+    ("warning_text", "notice_background"), ("text", "notice_background"),
+    ("text", "info_background"), ("text", "code_background"), ("text", "current_line"),
+    ("text", "failing_line"), ("text", "selection"), ("plot_foreground", "plot_background"),
+)  # fmt: skip
+
+
+def relative_luminance(colour: QColor) -> float:
+    def channel(value: float) -> float:
+        return value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
+
+    return (
+        0.2126 * channel(colour.redF())
+        + 0.7152 * channel(colour.greenF())
+        + 0.0722 * channel(colour.blueF())
+    )
+
+
+def contrast_ratio(first: QColor, second: QColor) -> float:
+    """WCAG 2 contrast ratio of two colours (1 … 21)."""
+    high, low = sorted((relative_luminance(first), relative_luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def palette_of(theme: Theme) -> QPalette:
+    """Qt's palette for the widgets the stylesheet does not style (inputs, tables, menus)."""
+    c = theme.colour
+    palette = QPalette()
+    roles = {
+        QPalette.ColorRole.Window: c("window"), QPalette.ColorRole.WindowText: c("text"),
+        QPalette.ColorRole.Base: c("window"), QPalette.ColorRole.AlternateBase: c("surface"),
+        QPalette.ColorRole.Text: c("text"), QPalette.ColorRole.Button: c("surface_alt"),
+        QPalette.ColorRole.ButtonText: c("text"), QPalette.ColorRole.ToolTipBase: c("surface"),
+        QPalette.ColorRole.ToolTipText: c("text"), QPalette.ColorRole.Highlight: c("selection"),
+        QPalette.ColorRole.HighlightedText: c("text"), QPalette.ColorRole.Link: c("link"),
+        QPalette.ColorRole.PlaceholderText: c("faint"), QPalette.ColorRole.Mid: c("border"),
+    }  # fmt: skip
+    for role, colour in roles.items():
+        palette.setColor(role, colour)
+    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text,
+                 QPalette.ColorRole.ButtonText):  # fmt: skip
+        palette.setColor(QPalette.ColorGroup.Disabled, role, c("faint"))
+    return palette
+
+
+_PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+_PIXELS = re.compile(r"(?<![\w.#])(\d+(?:\.\d+)?)px\b")
+
+
+def stylesheet(theme: Theme, zoom: float = 1.0) -> str:
+    """resources/themes/app.qss with the theme's colours filled in and sizes scaled by zoom."""
+    template = resource_path("themes", "app.qss").read_text(encoding="utf-8")
+    text = _PLACEHOLDER.sub(lambda m: theme.colours[m[1]], template)
+    return _PIXELS.sub(lambda m: f"{max(1, round(float(m[1]) * zoom))}px", text)
+
+
+def nearest_zoom_step(zoom: float) -> int:
+    return min(range(len(ZOOM_STEPS)), key=lambda i: abs(ZOOM_STEPS[i] - zoom))
+
+
+_current: list = [LIGHT, 1.0]  # the theme and zoom in force (set by ui/window/appearance.py)
+
+
+def current_theme() -> Theme:
+    return _current[0]
+
+
+def current_zoom() -> float:
+    return _current[1]
+
+
+def colour(role: str) -> QColor:
+    """A colour of the theme in force, read when painting."""
+    return _current[0].colour(role)
+
+
+def scaled(pixels: float) -> int:
+    """A size in pixels at the zoom in force (fonts, cells, rows drawn by hand)."""
+    return max(1, round(pixels * _current[1]))
+
+
+def set_current(theme: Theme, zoom: float) -> None:
+    _current[0], _current[1] = theme, zoom
