@@ -40,11 +40,18 @@ class MainWindow(QMainWindow):
     torch_loaded = Signal(object)  # EnvironmentReport
     ready = Signal()  # painted once and torch loaded (or failed to load)
     files_queued = Signal(list)
+    panel_built = Signal(str, object)  # area key, its real panel (built on first use)
+    closed = Signal()  # the window has closed and its areas have stopped their work
 
-    def __init__(self, settings: AppSettings, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, settings: AppSettings, parent: QWidget | None = None, workspace=None
+    ) -> None:
+        """`workspace`: the tensors to open on (the Python API's); None starts on the examples
+        a first-time user sees, or on the last session (see ui/session)."""
         super().__init__(parent)
         self.settings = settings
         self.environment = None
+        self.given_workspace = workspace
         self.context = None  # AreaContext (the shared workspace) once torch has loaded
         self.tensor_in_focus: str | None = None  # last tensor picked in the Workbench or Files
         self.queued_files: list[str] = []
@@ -278,7 +285,7 @@ class MainWindow(QMainWindow):
         first use (panel()), so the window is interactive as soon as torch has loaded."""
         from tensorviz.ui.window.area_builders import default_context
 
-        self.context = default_context(report, self.settings)
+        self.context = default_context(report, self.settings, self.given_workspace)
         self.panel(self.current_area())
         if self.queued_files:  # opened before torch loaded (e.g. the command line)
             self.panel("files").show_queue(self.queued_files)
@@ -309,6 +316,7 @@ class MainWindow(QMainWindow):
         if hasattr(panel, "status_message"):
             panel.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         link_new_panel(key, panel, self)
+        self.panel_built.emit(key, panel)
         return panel
 
     def _on_torch_failed(self, message: str) -> None:
@@ -340,3 +348,4 @@ class MainWindow(QMainWindow):
             if hasattr(panel, "shutdown"):
                 panel.shutdown()
         super().closeEvent(event)
+        self.closed.emit()
