@@ -65,9 +65,11 @@ def collect(
     added: list[WorkspaceEntry] = []
     replaced: list[WorkspaceEntry] = []
     taken: set[str] = set()
+    wanted = {identifier_from(f.path): f.tensor for f in capture.tensors}
     for found in capture.tensors:
-        if (held := by_object.get(id(found.tensor))) is not None:
-            if held not in result.names:
+        held = by_object.get(id(found.tensor))
+        if held is not None and wanted.get(held, found.tensor) is found.tensor:
+            if held not in result.names:  # already shown, and its name is not taken over now
                 result.names.append(held)
             continue
         name = _name_for(workspace, identifier_from(found.path), taken)
