@@ -26,11 +26,11 @@ def headless_env(tmp_path):
 
 def test_an_unknown_word_is_no_file_but_a_missing_subcommand(tmp_path):
     result = run_tensorviz(
-        "diff", "a.pt", "b.pt", env=dict(os.environ, QT_QPA_PLATFORM="offscreen")
+        "frobnicate", "a.pt", "b.pt", env=dict(os.environ, QT_QPA_PLATFORM="offscreen")
     )
     assert result.returncode == 2
     (line,) = result.stderr.splitlines()
-    assert line.startswith("tensorviz: error: no such file or subcommand: diff.")
+    assert line.startswith("tensorviz: error: no such file or subcommand: frobnicate.")
     for name in cli.SUBCOMMANDS:  # the list comes from the registry, whatever it holds
         assert name in line
 
