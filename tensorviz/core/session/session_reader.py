@@ -46,7 +46,7 @@ def read_session(
         with zipfile.ZipFile(path) as archive:
             return _read(archive, progress, cancelled)
     except SessionFileError as error:
-        raise SessionFileError(f"Cannot open {Path(path).name}: {error}") from None
+        raise SessionFileError(f"Cannot open {Path(path).name}: {error}.") from None
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError) as error:
         reason = "it is not a tensorviz session (not a zip file)"
         if isinstance(error, OSError) and not isinstance(error, zipfile.BadZipFile):

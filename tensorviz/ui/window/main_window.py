@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from tensorviz.core.files.open_requests import PathProblem, split_openable
 from tensorviz.resource_files import resource_path
+from tensorviz.ui.session.session_actions import SessionActions
 from tensorviz.ui.widgets.notice_bar import NoticeBar
 from tensorviz.ui.window.about_dialog import AboutDialog
 from tensorviz.ui.window.app_settings import AppSettings
@@ -118,6 +119,8 @@ class MainWindow(QMainWindow):
         self.examples_menu.aboutToShow.connect(self._rebuild_examples_menu)
         self._rebuild_examples_menu()
         file_menu.addSeparator()
+        self.sessions = SessionActions(self, file_menu)
+        file_menu.addSeparator()
         quit_action = file_menu.addAction("&Quit", self.close)
         quit_action.setShortcut(QKeySequence("Ctrl+Q"))
         quit_action.setMenuRole(QAction.MenuRole.QuitRole)
@@ -187,8 +190,8 @@ class MainWindow(QMainWindow):
 
     def open_paths(self, paths: list[str]) -> tuple[list[str], list[PathProblem]]:
         """Queue readable files for the Files area; explain every path that cannot be opened.
-        Returns the queued paths and the problems."""
-        good, problems = split_openable(paths)
+        Returns the queued paths and the problems. Session files open as sessions."""
+        good, problems = split_openable(self.sessions.take_sessions(paths))
         for problem in problems:
             if problem.path in self.settings.recent_files():
                 self.settings.remove_recent_file(problem.path)
