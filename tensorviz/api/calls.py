@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 _state: dict = {}  # "workspace": the API's Workspace, made on the first call
@@ -76,6 +77,7 @@ def save_session(path, *tensors, script: str | None = None, **named) -> Path:
 
     frame = sys._getframe(1)
     site = call_site(frame)
+    site = replace(site, positional=site.positional[1:])  # (the first one is the path)
     workspace = Workspace()
     if tensors or named:
         values = label_arguments(site, frame, tensors, named)
