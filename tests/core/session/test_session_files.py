@@ -30,8 +30,8 @@ def sample_workspace() -> Workspace:
     ws.add_tensor("w", w, Provenance("tensor", "torch.tensor([2.], requires_grad=True)"))
     ws.add_tensor("y", w * 3, Provenance("mul", "w * 3", ("w",)))
     arr = np.arange(6.0)
-    ws.add_tensor("shared", torch.from_numpy(arr), Provenance("from_numpy", "torch.from_numpy(arr)"),
-                  numpy_array=arr)  # fmt: skip
+    made = Provenance("from_numpy", "torch.from_numpy(arr)")
+    ws.add_tensor("shared", torch.from_numpy(arr), made, numpy_array=arr)
     copied = np.ones(2)
     ws.add_tensor("copied", torch.tensor(copied), Provenance("tensor", "torch.tensor(arr)"),
                   numpy_array=copied, notes=("a note",))  # fmt: skip
