@@ -102,11 +102,12 @@ def open_in_architecture(window: MainWindow, name: str, module) -> bool:
 
 def _error_panel(window: MainWindow) -> ErrorPanel:
     """The exception explained above every area, until dismissed."""
-    panel = window.findChild(ErrorPanel, "programError")
-    if panel is None:
-        panel = ErrorPanel(footer="Your program stopped here; close the window to let it end.")
-        panel.setObjectName("programError")
-        window.centralWidget().layout().insertWidget(1, panel)
+    for panel in window.findChildren(ErrorPanel):
+        if panel.property("programError"):
+            return panel
+    panel = ErrorPanel(footer="Your program stopped here; close the window to let it end.")
+    panel.setProperty("programError", True)  # (its object name keeps the error panel's style)
+    window.centralWidget().layout().insertWidget(1, panel)
     return panel
 
 
