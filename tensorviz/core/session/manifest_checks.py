@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tensorviz.core.session.session_dtypes import DTYPES, SAFETENSORS_DTYPES
 from tensorviz.core.session.session_format import (
     DEVICE_PATTERN,
-    DTYPES,
     FORMAT,
     FORMAT_VERSION,
-    SAFETENSORS_DTYPES,
     SHARD_PATTERN,
     TEXT_MAX_CHARS,
     SessionFileError,

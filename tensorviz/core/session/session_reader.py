@@ -16,8 +16,8 @@ import safetensors.torch
 import torch
 
 from tensorviz.core.session.manifest_checks import Checked, checked_manifest
+from tensorviz.core.session.session_dtypes import DTYPES
 from tensorviz.core.session.session_format import (
-    DTYPES,
     MANIFEST,
     MANIFEST_MAX_BYTES,
     SessionCancelledError,

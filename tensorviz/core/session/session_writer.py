@@ -17,12 +17,11 @@ import safetensors.torch
 import torch
 
 from tensorviz.core.atomic_files import write_stream_atomically
+from tensorviz.core.session.session_dtypes import DTYPES, SAFETENSORS_DTYPES
 from tensorviz.core.session.session_format import (
-    DTYPES,
     FORMAT,
     FORMAT_VERSION,
     MANIFEST,
-    SAFETENSORS_DTYPES,
     SHARD,
     SHARD_BYTES,
     SessionCancelledError,

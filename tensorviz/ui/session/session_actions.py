@@ -16,10 +16,9 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog, QProgressDialog
 
 from tensorviz.core.session.session_format import SUFFIX
-from tensorviz.core.session.session_reader import LoadedSession, read_session
-from tensorviz.core.session.session_writer import SessionContents, write_session
-from tensorviz.core.tensors.memory_budget import human_bytes
 from tensorviz.ui.session.session_job import SessionJob
+
+# The window is built before torch loads: the readers and writers (torch) are imported when used.
 
 SESSION_FILTER = f"tensorviz sessions (*{SUFFIX});;All files (*)"
 LAST_SESSION_MAX_BYTES = 256 * 2**20  # closing writes the last session only up to this size
@@ -76,11 +75,14 @@ class SessionActions(QObject):
         verb = "Restoring the last session" if restoring else f"Opening {Path(path).name}"
 
         def job(progress, cancelled):
+            from tensorviz.core.session.session_reader import read_session
+
             return read_session(path, progress, cancelled)
 
         self._start(job, verb, lambda loaded: self._on_opened(path, loaded, restoring))
 
-    def _on_opened(self, path: str, loaded: LoadedSession, restoring: bool) -> None:
+    def _on_opened(self, path: str, loaded, restoring: bool) -> None:
+        """`loaded`: the LoadedSession read off the GUI thread."""
         name = Path(path).name
         what = "the last session" if restoring else name
         self.window.context.workspace.replace_all(loaded.entries, f"open {what}")
@@ -119,7 +121,10 @@ class SessionActions(QObject):
         if path:
             self.save_to(path if path.lower().endswith(SUFFIX) else path + SUFFIX)
 
-    def contents(self) -> SessionContents | None:
+    def contents(self):
+        """The SessionContents of the window now (None before torch has loaded)."""
+        from tensorviz.core.session.session_writer import SessionContents
+
         context = self.window.context
         if context is None:
             return None
@@ -136,11 +141,15 @@ class SessionActions(QObject):
             return
 
         def job(progress, cancelled):
+            from tensorviz.core.session.session_writer import write_session
+
             return write_session(path, contents, progress, cancelled)
 
         self._start(job, f"Saving {Path(path).name}", lambda written: self._on_saved(written))
 
     def _on_saved(self, written) -> None:
+        from tensorviz.core.tensors.memory_budget import human_bytes
+
         text = f"Saved {written.tensors} tensors ({human_bytes(written.storage_bytes)}) to "
         self.window.statusBar().showMessage(text + written.path.name, 8000)
         if written.notes:
@@ -223,6 +232,8 @@ class SessionActions(QObject):
             last.unlink(missing_ok=True)
             return
         last.parent.mkdir(parents=True, exist_ok=True)
+        from tensorviz.core.session.session_writer import write_session
+
         try:
             write_session(last, contents)
         except (OSError, ValueError):  # the app still closes; next start shows the examples
