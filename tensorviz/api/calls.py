@@ -35,8 +35,9 @@ def show(*tensors, block: bool | None = None, **named):
     ``block``: None (the default) blocks in a plain script until the window is closed, and
     returns at once in IPython/Jupyter with a Qt event loop (``%gui qt``, switched on if
     needed), where the window stays live and later calls add to it. A second call after the
-    window was closed opens it again on the same workspace. A tensor cannot be passed as the
-    keyword ``block``.
+    window was closed opens it again on the same workspace. ``block=False`` elsewhere needs a
+    Qt event loop that runs (your own application's). A tensor cannot be passed as the keyword
+    ``block``.
 
     Without a display (``DISPLAY`` unset, e.g. over SSH) nothing opens: one line on stderr
     says so, and ``tensorviz.save_session(path, ...)`` is the way to take the tensors to a

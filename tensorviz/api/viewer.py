@@ -25,7 +25,7 @@ from tensorviz.ui.window.application import create_application
 from tensorviz.ui.window.main_window import MainWindow
 
 QUIT_AFTER_READY = "TENSORVIZ_QUIT_AFTER_READY"  # smoke tests: close once the window is ready
-ARCHITECTURE_AREA = "forward"  # the area that draws an nn.Module (its panel: show_module)
+ARCHITECTURE_AREA = "architecture"  # the forward view's area: its panel draws a module
 CTRL_C_POLL_MS = 200  # how often Python gets to run its Ctrl+C handler inside Qt's loop
 
 

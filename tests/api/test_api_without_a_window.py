@@ -129,11 +129,17 @@ def test_on_error_opens_the_app_on_the_raising_frame_without_importing_tensorviz
     assert "stopped with an error at train.py, line 6 in step()" in lines[0]
 
 
-def test_on_error_after_import_tensorviz(tmp_path):
-    result = run_script(tmp_path, ON_ERROR_SCRIPT, import_first=True, TENSORVIZ_ON_ERROR="1")
-    lines = _tensorviz_lines(result.stderr)
-    assert result.returncode == 1 and len(lines) == 1, result.stderr
-    assert "line 7 in step()" in lines[0]  # (one line lower: the import came first)
+def test_import_tensorviz_installs_the_hook_only_when_asked(monkeypatch):
+    from tensorviz.api import on_error
+
+    monkeypatch.setattr(on_error, "_installed", [])
+    monkeypatch.setattr(sys, "excepthook", sys.__excepthook__)
+    monkeypatch.setenv("TENSORVIZ_ON_ERROR", "0")
+    on_error.install_if_asked()
+    assert sys.excepthook is sys.__excepthook__
+    monkeypatch.setenv("TENSORVIZ_ON_ERROR", "1")
+    on_error.install_if_asked()
+    assert sys.excepthook is on_error._on_uncaught and on_error._installed == [sys.__excepthook__]
 
 
 def test_without_the_variable_an_error_is_only_a_traceback(tmp_path):

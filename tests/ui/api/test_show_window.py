@@ -194,3 +194,23 @@ def test_ipython_without_a_gui_loop_gets_qt_switched_on(api, monkeypatch, qtbot)
     monkeypatch.setitem(__import__("sys").modules, "IPython", FakeIPython)
     assert viewer.notebook_has_qt_loop()
     assert asked == ["qt"]
+
+
+def test_a_module_reaches_the_architecture_view_where_one_exists(api, qtbot):
+    """The hook for the architecture (forward) area: its panel's show_module gets the module."""
+    model = torch.nn.Linear(2, 2)
+    tensorviz.show(block=False, other=torch.ones(1))
+    window = ready_window(qtbot)
+    drawn = []
+
+    class ArchitecturePanel:
+        def show_module(self, name, module):
+            drawn.append((name, module))
+
+    assert not viewer.open_in_architecture(window, "model", model)  # no such area yet
+    window.panels[viewer.ARCHITECTURE_AREA] = ArchitecturePanel()
+    try:
+        tensorviz.show(model=model, block=False)
+        assert drawn == [("model", model)]
+    finally:
+        del window.panels[viewer.ARCHITECTURE_AREA]
