@@ -67,10 +67,24 @@ def main(argv: list[str] | None = None) -> int:
     except cli.CliInputError as error:
         print(f"{cli.PROG}: error: {error}", file=sys.stderr)
         return 2
-    if problem := pyside_problem():
+    if problem := cli.unknown_word_problem(args.files) or pyside_problem() or no_display():
         print(f"{cli.PROG}: error: {problem}", file=sys.stderr)
         return 2
     return run_gui(args)
+
+
+def no_display() -> str | None:
+    """Qt aborts the process (SIGABRT) when it finds no display: say so before it tries."""
+    from tensorviz.ui.window.application import display_problem
+
+    problem = display_problem()
+    if problem is None:
+        return None
+    headless = ", ".join(cli.SUBCOMMANDS)
+    return (
+        f"no display to open the window on ({problem}). Run tensorviz in a desktop session, "
+        f"over `ssh -X`, or as `xvfb-run {cli.PROG} ...`; the subcommands ({headless}) need none."
+    )
 
 
 def register_painters() -> None:
@@ -88,15 +102,12 @@ def register_painters() -> None:
 
 def run_gui(args: argparse.Namespace) -> int:
     from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QApplication
 
     from tensorviz.ui.window.app_settings import AppSettings
+    from tensorviz.ui.window.application import create_application
     from tensorviz.ui.window.main_window import MainWindow
 
-    app = QApplication.instance() or QApplication([sys.argv[0]])
-    app.setOrganizationName("tensorviz")
-    app.setApplicationName("tensorviz")
-    app.setApplicationDisplayName("tensorviz")
+    app = create_application()
     window = MainWindow(AppSettings(), language=args.lang)
     if args.report_startup:
         window.first_painted.connect(lambda: _report("first-paint"))

@@ -7,6 +7,7 @@ one of the commands listed here; each lives in its own module and imports only
 
 from __future__ import annotations
 
+import difflib
 import os
 import sys
 
@@ -15,7 +16,7 @@ from tensorviz.cli.arguments import PROG, CliInputError, OneLineErrorParser, Sub
 from tensorviz.version import __version__
 
 __all__ = ["PROG", "SUBCOMMANDS", "CliInputError", "OneLineErrorParser", "run_subcommand",
-           "subcommand_help", "version_text"]  # fmt: skip
+           "subcommand_help", "unknown_word_problem", "version_text"]  # fmt: skip
 
 SUBCOMMANDS: dict[str, Subcommand] = {
     module.COMMAND.name: module.COMMAND for module in (env, graph, inspect, run, train)
@@ -26,6 +27,22 @@ def subcommand_help() -> str:
     width = max(len(name) for name in SUBCOMMANDS)
     lines = [f"  {s.name.ljust(width)}  {s.summary}" for s in SUBCOMMANDS.values()]
     return "subcommands (each takes --help and --json):\n" + "\n".join(lines)
+
+
+def unknown_word_problem(words: list[str]) -> str | None:
+    """`tensorviz diff a b` where no `diff` subcommand exists: the first word is no file either
+    and has nothing of a path (no folder, no extension), so it was meant as a subcommand."""
+    if not words:
+        return None
+    word = words[0]
+    if word in SUBCOMMANDS or os.path.lexists(word) or os.sep in word or "." in word:
+        return None
+    close = difflib.get_close_matches(word, SUBCOMMANDS, n=1)
+    guess = f" Did you mean `{PROG} {close[0]}`?" if close else ""
+    return (
+        f"no such file or subcommand: {word}. The subcommands are {', '.join(SUBCOMMANDS)} "
+        f"(`{PROG} --help` says what each does).{guess}"
+    )
 
 
 def _build_subparser(command: Subcommand) -> OneLineErrorParser:

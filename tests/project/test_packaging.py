@@ -40,6 +40,7 @@ def test_built_wheel_contains_resources(tmp_path):
     assert "tensorviz/resources/icons/tensorviz.svg" in names
     assert "tensorviz/resources/themes/app.qss" in names
     assert "tensorviz/core/environment.py" in names
+    assert "tensorviz_on_error.pth" in names  # at site-packages' top: TENSORVIZ_ON_ERROR=1
     entry_points = (
         zipfile.ZipFile(wheel)
         .read(next(n for n in names if n.endswith("entry_points.txt")))

@@ -37,6 +37,7 @@ from torch.overrides import TorchFunctionMode
 
 from tensorviz.core.explain.errors import ExplainedError, explain_error
 from tensorviz.core.script.capture import ScriptCapture, capture_namespace
+from tensorviz.core.script.interpreter import missing_module_explained
 from tensorviz.core.script.output import ScriptOutput, captured_output
 from tensorviz.core.script.settings import torch_settings_kept
 from tensorviz.core.script.source import (
@@ -303,6 +304,8 @@ class ScriptRun:
             explained = ExplainedError(
                 "exit", f"The script called exit({error.code!r})", "", "", ""
             )
+        if isinstance(error, ModuleNotFoundError):
+            explained = missing_module_explained(error)
         from_torch = explained.kind != "unknown" or _raised_in_torch(error)
         return trimmed.line, None, ScriptFailure(trimmed.text, trimmed.line, explained, from_torch)
 

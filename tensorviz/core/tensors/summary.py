@@ -255,11 +255,30 @@ def finite_values_as_numpy(tensor: torch.Tensor) -> numpy.ndarray:
 def histogram(tensor: torch.Tensor, bins: int = 64) -> tuple[numpy.ndarray, numpy.ndarray]:
     """(counts, edges) of the finite values, as numpy.histogram gives them; empty when none."""
     compact, factor = _without_repeats(tensor.detach())
+    if compact.device.type not in ("cpu", "meta"):  # a GPU tensor stays there: bins travel
+        counts, edges = histogram_on_device(compact, bins)
+        return counts * factor, edges
     values = finite_values_as_numpy(compact)
     if values.size == 0:
         return numpy.zeros(0, dtype=numpy.int64), numpy.zeros(0, dtype=numpy.float64)
     counts, edges = numpy.histogram(values, bins=bins)
     return counts * factor, edges
+
+
+def histogram_on_device(tensor: torch.Tensor, bins: int) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """numpy.histogram's bins computed where the tensor is (torch.histc), so only the counts are
+    copied to the CPU; the same equal-width bins over [min, max] (±0.5 when all are equal)."""
+    values = _magnitudes(_computable(tensor)).reshape(-1)
+    wide = torch.float32 if values.device.type == "mps" else torch.float64  # (no float64 on MPS)
+    values = values.to(wide)
+    values = values[torch.isfinite(values)]
+    if values.numel() == 0:
+        return numpy.zeros(0, dtype=numpy.int64), numpy.zeros(0, dtype=numpy.float64)
+    low, high = (float(v) for v in torch.aminmax(values))
+    if low == high:
+        low, high = low - 0.5, high + 0.5
+    counts = torch.histc(values, bins, low, high).cpu().numpy().astype(numpy.int64)
+    return counts, numpy.linspace(low, high, bins + 1)
 
 
 def default_table_dims(ndim: int) -> tuple[int | None, int | None]:

@@ -322,6 +322,32 @@ class Workspace:
             self._emit("changed", _unique([*old, *bumped]))
         return True
 
+    def replace_all(self, entries: list[WorkspaceEntry], description: str) -> list[str]:
+        """Put `entries` in place of every entry (opening a session) as one undoable step.
+        Their uid and parent_uids are the saved ones: each gets a fresh uid here and the
+        history links follow."""
+        Workspace()._check_new_names(entries)  # valid and distinct, whatever is here now
+        fresh = {}
+        for e in entries:
+            self._next_uid += 1
+            fresh[e.uid] = self._next_uid
+        for e in entries:
+            e.parent_uids = tuple(fresh[u] for u in e.parent_uids if u in fresh)
+            e.uid = fresh[e.uid]
+        old = self._entries
+        self._entries = {e.name: e for e in entries}
+
+        def undo() -> None:
+            self._remove(list(self._entries))
+            self._entries = old
+            self._emit("added", list(old))
+
+        held = sum(_storage_bytes(e.tensor) for e in old.values())
+        self._push(description, undo, held)
+        self._emit("removed", list(old))
+        self._emit("added", list(self._entries))
+        return list(self._entries)
+
     def _bump_versions(self, names: list[str]) -> list[str]:
         """Bump the version of `names` and of every entry sharing their memory."""
         reached = _unique(n for name in names for n in self.sharing(name))

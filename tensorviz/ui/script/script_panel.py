@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from tensorviz.core.script.examples import example_by_key, script_examples
+from tensorviz.core.script.interpreter import interpreter_text
 from tensorviz.core.script.results import RunSummary, apply_script_result
 from tensorviz.core.script.run import ScriptResult, ScriptRun
 from tensorviz.core.tensors.workspace import Workspace, WorkspaceError
@@ -138,9 +139,19 @@ class ScriptPanel(QWidget):
         self.splitter.setStretchFactor(0, 5)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setChildrenCollapsible(False)
+        self.interpreter = QLabel(f"Runs in {interpreter_text()}")
+        self.interpreter.setObjectName("scriptInterpreter")
+        self.interpreter.setToolTip(
+            "Scripts run in tensorviz's own Python: a package it lacks cannot be imported. "
+            "Install tensorviz into your environment (pip install path/to/tensorviz) to run "
+            "it there."
+        )
+        self.interpreter.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.interpreter.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout = QVBoxLayout(self)
         layout.addLayout(toolbar)
         layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.interpreter)
 
         self.output_timer = QTimer(self)
         self.output_timer.setInterval(OUTPUT_POLL_MS)

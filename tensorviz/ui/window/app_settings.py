@@ -1,9 +1,12 @@
 """What the window remembers between runs (QSettings): geometry, layout, area, recent files,
-the Script area's text, language, theme and zoom."""
+the Script area's text, language, theme and zoom, whether the last session comes back on
+start."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QSettings
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
 
 MAX_RECENT_FILES = 10
 
@@ -12,6 +15,7 @@ class AppSettings:
     def __init__(self, settings: QSettings | None = None) -> None:
         # Tests pass an INI file in a temporary folder; the app uses the platform default.
         self.qsettings = settings if settings is not None else QSettings()
+        self._platform_default = settings is None
 
     def recent_files(self) -> list[str]:
         value = self.qsettings.value("recent_files", [])
@@ -86,6 +90,24 @@ class AppSettings:
     def set_zoom(self, zoom: float) -> None:
         self.qsettings.setValue("view/zoom", float(zoom))
         self.qsettings.sync()
+
+    def restore_last_session(self) -> bool:
+        """Whether the session the app had when it closed is opened again on start."""
+        return str(self.qsettings.value("session/restore_last", "true")).lower() == "true"
+
+    def set_restore_last_session(self, restore: bool) -> None:
+        self.qsettings.setValue("session/restore_last", "true" if restore else "false")
+        self.qsettings.sync()
+
+    def last_session_path(self) -> Path:
+        """Where the app keeps its last session: the platform's data folder, or beside a
+        settings file given explicitly (tests keep everything in one temporary folder)."""
+        if self._platform_default:
+            location = QStandardPaths.StandardLocation.AppDataLocation
+            folder = Path(QStandardPaths.writableLocation(location))
+        else:
+            folder = Path(self.qsettings.fileName()).parent
+        return folder / "last-session.tvsession"
 
     def _bytes(self, key: str) -> QByteArray | None:
         value = self.qsettings.value(key)

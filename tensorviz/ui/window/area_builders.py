@@ -120,9 +120,14 @@ def link_script_panel(panel, window, show_in_layout: Callable[[str], None]) -> N
     panel.layout_requested.connect(open_layout)
 
 
-def default_context(environment: EnvironmentReport, settings=None) -> AreaContext:
+def default_context(
+    environment: EnvironmentReport, settings=None, workspace: Workspace | None = None
+) -> AreaContext:
+    """The areas' shared context: the given workspace (the Python API's, holding the caller's
+    tensors), else a new one with the first-time user's example tensors."""
     from tensorviz.core.tensors.workbench_actions import populate_default_workspace
 
-    workspace = Workspace()
-    populate_default_workspace(workspace)
+    if workspace is None:
+        workspace = Workspace()
+        populate_default_workspace(workspace)
     return AreaContext(workspace, environment, settings)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from tensorviz.core.files.open_requests import PathProblem, split_openable
 from tensorviz.resource_files import resource_path
+from tensorviz.ui.session.session_actions import SessionActions
 from tensorviz.ui.widgets.notice_bar import NoticeBar
 from tensorviz.ui.window.about_dialog import AboutDialog
 from tensorviz.ui.window.app_settings import AppSettings
@@ -43,11 +44,19 @@ class MainWindow(QMainWindow):
     torch_loaded = Signal(object)  # EnvironmentReport
     ready = Signal()  # painted once and torch loaded (or failed to load)
     files_queued = Signal(list)
+    panel_built = Signal(str, object)  # area key, its real panel (built on first use)
+    closed = Signal()  # the window has closed and its areas have stopped their work
 
     def __init__(
-        self, settings: AppSettings, parent: QWidget | None = None, language: str | None = None
+        self,
+        settings: AppSettings,
+        parent: QWidget | None = None,
+        workspace=None,
+        language: str | None = None,
     ) -> None:
-        """`language` ('en', 'zh_CN', 'system') overrides the remembered one for this run."""
+        """`workspace`: the tensors to open on (the Python API's); None starts on the examples
+        a first-time user sees, or on the last session (see ui/session). `language` ('en',
+        'zh_CN', 'system') overrides the remembered one for this run."""
         super().__init__(parent)
         self.settings = settings
         self.language = LanguageSwitcher.shared()
@@ -55,6 +64,7 @@ class MainWindow(QMainWindow):
         self.appearance = Appearance.shared()
         self.appearance.apply(settings.theme() or "system", settings.zoom())
         self.environment = None
+        self.given_workspace = workspace
         self.context = None  # AreaContext (the shared workspace) once torch has loaded
         self.tensor_in_focus: str | None = None  # last tensor picked in the Workbench or Files
         self.queued_files: list[str] = []
@@ -120,6 +130,8 @@ class MainWindow(QMainWindow):
         self.examples_menu = file_menu.addMenu("Example &Scripts")
         self.examples_menu.aboutToShow.connect(self._rebuild_examples_menu)
         self._rebuild_examples_menu()
+        file_menu.addSeparator()
+        self.sessions = SessionActions(self, file_menu)
         file_menu.addSeparator()
         quit_action = file_menu.addAction("&Quit", self.close)
         quit_action.setShortcut(QKeySequence("Ctrl+Q"))
@@ -196,8 +208,8 @@ class MainWindow(QMainWindow):
 
     def open_paths(self, paths: list[str]) -> tuple[list[str], list[PathProblem]]:
         """Queue readable files for the Files area; explain every path that cannot be opened.
-        Returns the queued paths and the problems."""
-        good, problems = split_openable(paths)
+        Returns the queued paths and the problems. Session files open as sessions."""
+        good, problems = split_openable(self.sessions.take_sessions(paths))
         for problem in problems:
             if problem.path in self.settings.recent_files():
                 self.settings.remove_recent_file(problem.path)
@@ -294,7 +306,7 @@ class MainWindow(QMainWindow):
         first use (panel()), so the window is interactive as soon as torch has loaded."""
         from tensorviz.ui.window.area_builders import default_context
 
-        self.context = default_context(report, self.settings)
+        self.context = default_context(report, self.settings, self.given_workspace)
         self.panel(self.current_area())
         if self.queued_files:  # opened before torch loaded (e.g. the command line)
             self.panel("files").show_queue(self.queued_files)
@@ -325,6 +337,7 @@ class MainWindow(QMainWindow):
         if hasattr(panel, "status_message"):
             panel.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         link_new_panel(key, panel, self)
+        self.panel_built.emit(key, panel)
         return panel
 
     def _on_torch_failed(self, message: str) -> None:
@@ -356,3 +369,4 @@ class MainWindow(QMainWindow):
             if hasattr(panel, "shutdown"):
                 panel.shutdown()
         super().closeEvent(event)
+        self.closed.emit()

@@ -139,6 +139,12 @@ class IdentityCard(QWidget):
             where = f", line {line}" if line else ""
             inside = f" ({escape(path)})" if path and path not in provenance.code else ""
             return f"from <b>script</b>{where}{inside}"
+        if provenance.op == "your code":  # tensorviz.show / breakpoint / the error hook
+            params = provenance.params
+            where = f"{params.get('file', '')}".replace("\\", "/").rsplit("/", 1)[-1]
+            line = f", line {params['line']}" if params.get("line") else ""
+            dotted = f" ({escape(params['dotted'])})" if params.get("dotted") else ""
+            return f"from <b>your code</b>: {escape(where)}{line}{dotted} — the very object"
         inputs = list(provenance.inputs)
         return f"made by <b>{escape(provenance.op)}</b>" + (
             f" from {self._links(inputs)}" if inputs else ""

@@ -1,0 +1,23 @@
+import pytest
+from PySide6.QtCore import QSettings
+
+from tensorviz.api import calls, viewer
+from tensorviz.ui.window.app_settings import AppSettings
+
+
+@pytest.fixture
+def api(tmp_path, monkeypatch, qtbot):
+    """The Python API on a fresh workspace, its window's settings in a temporary file; every
+    window it opened is closed (and its threads joined) afterwards."""
+    settings = str(tmp_path / "settings.ini")
+    monkeypatch.setattr(
+        viewer, "AppSettings", lambda: AppSettings(QSettings(settings, QSettings.Format.IniFormat))
+    )
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    calls.forget_workspace()
+    yield calls
+    window = viewer.current_window()
+    if window is not None:
+        window.close()
+        assert not window.loader.isRunning()
+    calls.forget_workspace()
