@@ -37,6 +37,7 @@ from tensorviz.core.tensors.memory_budget import (
     human_bytes,
     masks_counted,
     new_bytes_on_meta,
+    spare_bytes,
 )
 from tensorviz.core.tensors.operation_specs import OpSpec
 from tensorviz.core.tensors.workspace import Workspace
@@ -59,8 +60,11 @@ def check_write(op: OpSpec, x: torch.Tensor, values: dict) -> WriteCheck:
     needed = new_bytes_on_meta(op.index_probe, stand_in, sizing)
     if needed is None:
         return WriteCheck("its indices could not be sized for a check beforehand")
-    if problem := allocation_problem(needed, "Checking its indices"):
-        return WriteCheck(problem)
+    if needed > (spare := spare_bytes()):
+        return WriteCheck(
+            f"reading through its indices to check them needs {human_bytes(needed)}, more "
+            f"than the {human_bytes(spare)} this machine can spare now."
+        )
     try:
         op.index_probe(stand_in, **{k: _on_cpu(v) for k, v in values.items()})
     except NotImplementedError:
@@ -146,9 +150,9 @@ def _check_bytes(op: OpSpec, x: torch.Tensor, values: dict) -> int:
 def _question(workspace: Workspace, name: str, check: WriteCheck) -> str:
     size = human_bytes(workspace.write_bytes(name))
     return (
-        f"This write cannot be checked beforehand: {check.undecided} It writes into {size}, "
-        "too much to copy for undo, so if torch fails part-way, the elements written before "
-        "the failure stay changed. Write anyway?"
+        f"This write cannot be checked beforehand: {check.undecided} It writes into {size} of "
+        "memory, too much to copy for undo, so if torch fails part-way, the elements written "
+        "before the failure stay changed. Write anyway?"
     )
 
 

@@ -38,8 +38,13 @@ def human_bytes(n: float) -> str:
     return f"{n:,.1f} TB"
 
 
+def spare_bytes() -> int:
+    """What one action may allocate: a share of the memory available now."""
+    return int(available_memory_bytes() * MAX_FRACTION_OF_AVAILABLE)
+
+
 def allocation_problem(nbytes: int, what: str) -> str | None:
-    budget = int(available_memory_bytes() * MAX_FRACTION_OF_AVAILABLE)
+    budget = spare_bytes()
     if nbytes <= budget:
         return None
     return (

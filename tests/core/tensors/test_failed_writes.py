@@ -11,6 +11,7 @@ import torch
 from tensorviz.core.tensors import memory_budget
 from tensorviz.core.tensors import workspace as workspace_module
 from tensorviz.core.tensors.creation import CreationOptions
+from tensorviz.core.tensors.memory_budget import human_bytes
 from tensorviz.core.tensors.workbench_actions import (
     ActionError,
     apply_operation,
@@ -144,7 +145,7 @@ def test_an_uncheckable_write_that_cannot_be_undone_asks_first(no_undo, monkeypa
     outcome = prepare_operation(ws, "index_assign", "t", {"index": "[0, 1, 2, 3]", "value": "7"})
     outcome = outcome.run()
     assert outcome.question and "Write anyway?" in outcome.question
-    assert "Checking its indices needs" in outcome.question
+    assert f"to check them needs {human_bytes(4 * 1000)}" in outcome.question  # 4 × 1,000 bools
     assert torch.equal(ws.tensor("t"), torch.zeros(4, 1000)) and not outcome.changed
     done = outcome.proceed()
     assert done.changed == ("t",) and torch.equal(ws.tensor("t"), torch.full((4, 1000), 7.0))
