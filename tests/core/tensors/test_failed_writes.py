@@ -160,3 +160,13 @@ def test_an_uncheckable_write_that_can_be_undone_just_runs(monkeypatch):
     with pytest.raises(ActionError):  # torch writes row 0, raises on 9; the snapshot undoes it
         apply_operation(ws, "index_assign", "t", {"index": "[1, 9]", "value": "5"})
     assert torch.equal(ws.tensor("t"), written)
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="torch sees no CUDA device here")
+def test_a_cuda_write_out_of_bounds_is_refused_without_a_device_assert(no_undo):
+    """The check runs on a CPU stand-in: on CUDA a bounds failure is a device-side assert."""
+    ws = workspace_of(t=torch.zeros(N, device="cuda"))
+    with pytest.raises(ActionError) as refused:
+        apply_operation(ws, "index_assign", "t", {"index": f"[0, 1, 2, {N + 10}]", "value": "7"})
+    assert "out of bounds" in refused.value.explained.torch_message
+    assert torch.equal(ws.tensor("t").cpu(), torch.zeros(N))  # and CUDA still works
