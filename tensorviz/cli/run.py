@@ -5,20 +5,45 @@ parameters — with shape, dtype, the line that made it and its grad_fn.
 
 Exit 0 when the script finished, N when it called sys.exit(N), 1 when it raised (the traceback
 trimmed to the script and the app's explanation on stderr), 2 for bad input (no such file, not
-UTF-8 text, a syntax error)."""
+UTF-8 text, a syntax error), 124 when `--timeout SECONDS` stopped it, 130 on Ctrl+C. Output
+beyond the newest megabyte kept is counted and said; threads the script leaves running are named,
+and the command exits without waiting for them."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tensorviz.cli.arguments import CliInputError, Subcommand, print_json
+from tensorviz.cli.arguments import PROG, CliInputError, Subcommand, print_json
+from tensorviz.core.script.output import MAX_KEPT_CHARS  # no torch: --help stays instant
+
+if TYPE_CHECKING:
+    from tensorviz.core.script.limits import LimitedRun
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("script", metavar="SCRIPT.py", help="the PyTorch code to run")
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        metavar="SECONDS",
+        help="stop the script after this many seconds (exit status 124)",
+    )
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"the timeout must be a positive number, not {text}")
+    return value
 
 
 def _read(path: str) -> str:
@@ -64,49 +89,136 @@ def _table(rows: list[dict]) -> str:
 
 
 def _run_script(args: argparse.Namespace) -> int:
+    from tensorviz.core.script.limits import run_with_limits
     from tensorviz.core.script.results import apply_script_result
     from tensorviz.core.script.run import ScriptRun
     from tensorviz.core.tensors.workspace import Workspace
 
     source = _read(args.script)
     runner = ScriptRun(source, {})
-    result = runner.run()
-    if result.status == "syntax_error":
+    limited = run_with_limits(runner, args.timeout)
+    result = limited.result
+    if result is not None and result.status == "syntax_error":
         error = result.syntax_error
         raise CliInputError(f"{args.script}, line {error.line}: {error.message} (nothing ran)")
     chunks, _ = runner.output.drain(max_chars=2**62)
     workspace = Workspace()
-    summary = apply_script_result(workspace, result, source)
-    rows = captured_rows(workspace, summary)
-    failure = result.failure
+    summary = apply_script_result(workspace, result, source) if result is not None else None
+    report = _Report(
+        limited,
+        chunks,
+        runner.output.total_dropped,
+        captured_rows(workspace, summary) if summary is not None else [],
+        list(summary.notes) if summary is not None else [],
+        _stop_text(limited, args.timeout, runner.progress()[0]),
+    )
     if args.json:
+        report.print_json(args.timeout)
+    else:
+        report.print_text()
+    code = _status_code(limited, report.failure)
+    if result is None or limited.non_daemon_threads_left:
+        _exit_now(code)  # Python would wait at exit for a thread that may never end
+    return code
+
+
+@dataclass
+class _Report:
+    limited: LimitedRun
+    chunks: list[tuple[str, str]]
+    dropped: int  # characters of output beyond the newest MAX_KEPT_CHARS
+    rows: list[dict]
+    notes: list[str]
+    stop_text: str  # what a timeout or Ctrl+C stopped ("" when neither did)
+
+    def __post_init__(self) -> None:
+        result = self.limited.result
+        self.failure = result.failure if result is not None else None
+        if self.dropped:
+            self.notes.append(
+                f"{self.dropped:,} characters of output were dropped: the run keeps the newest "
+                f"{MAX_KEPT_CHARS:,}."
+            )
+        if threads := self.limited.threads_left:
+            many = len(threads) > 1
+            self.notes.append(
+                f"the script left {len(threads)} thread{'s' if many else ''} running "
+                f"({', '.join(t.name for t in threads)}); tensorviz exits without waiting for "
+                f"{'them' if many else 'it'}."
+            )
+
+    def print_json(self, timeout_s: float | None) -> None:
+        result, failure = self.limited.result, self.failure
+        status = {"timeout": "timed_out", "interrupt": "interrupted"}.get(self.limited.stopped_by)
         print_json(
-            {"status": result.status, "duration_s": round(result.duration_s, 6),
-             "output": [{"stream": s, "text": t} for s, t in chunks], "tensors": rows,
-             "notes": summary.notes,
+            {"status": status or (result.status if result else "stopped"),
+             "duration_s": round(result.duration_s, 6) if result else None,
+             "output": [{"stream": s, "text": t} for s, t in self.chunks],
+             "output_dropped_chars": self.dropped, "tensors": self.rows, "notes": self.notes,
+             "timeout_s": timeout_s, "stopped": self.stop_text or None,
+             "threads_left": [t.name for t in self.limited.threads_left],
              "error": None if failure is None else {
                  "line": failure.line, "traceback": failure.traceback,
-                 "title": failure.explained.title, "explanation": failure.explained.explanation,
-                 "fix": failure.explained.fix}}
+                 "kind": failure.explained.kind, "title": failure.explained.title,
+                 "explanation": failure.explained.explanation, "fix": failure.explained.fix}}
         )  # fmt: skip
-    else:
-        for stream, text in chunks:
+
+    def print_text(self) -> None:
+        failure = self.failure
+        if self.dropped:  # where the gap is: before the oldest text kept
+            sys.stderr.write(f"… {self.dropped:,} characters of earlier output dropped …\n")
+        for stream, text in self.chunks:
             (sys.stderr if stream == "stderr" else sys.stdout).write(text)
-        if rows:
-            print(f"\n{len(rows)} tensor{'s' if len(rows) != 1 else ''} captured:")
-            print(_table(rows))
-        for note in summary.notes:
+        if self.rows:
+            print(f"\n{len(self.rows)} tensor{'s' if len(self.rows) != 1 else ''} captured:")
+            print(_table(self.rows))
+        for note in self.notes:
             print(f"note: {note}")
-        if failure is not None and failure.explained.kind == "exit":
+        if self.stop_text:
+            sys.stderr.write(f"{PROG} run: {self.stop_text}\n")
+        elif failure is not None and failure.explained.kind == "exit":
             sys.stderr.write(failure.explained.title + "\n")
         elif failure is not None:
             sys.stderr.write(failure.traceback.rstrip() + "\n")
             if failure.torch_error:
                 sys.stderr.write("\n" + failure.explained.text() + "\n")
-    if result.status == "finished":
+
+
+def _stop_text(limited, timeout_s: float | None, line_now: int) -> str:
+    """What a timeout or Ctrl+C stopped, in one line ("" when neither did)."""
+    if not limited.stopped_by:
+        return ""
+    result = limited.result
+    line = (result.line if result is not None else 0) or line_now
+    at = f" at line {line}" if line else ""
+    why = (
+        f"stopped after the {timeout_s:g} s timeout{at}"
+        if limited.stopped_by == "timeout"
+        else f"interrupted (Ctrl+C){at}"
+    )
+    if result is None:
+        return f"{why}; a torch call that cannot be interrupted was still running, so it was left"
+    return f"{why}; what the script made is discarded"
+
+
+def _status_code(limited, failure) -> int:
+    if limited.stopped_by == "timeout":
+        return 124  # as GNU timeout exits
+    if limited.stopped_by == "interrupt":
+        return 130  # as a shell reports Ctrl+C
+    if limited.result is not None and limited.result.status == "finished":
         return 0
     code = _exit_code(failure)
     return code if code is not None else 1
+
+
+def _exit_now(code: int) -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
 
 
 def _exit_code(failure) -> int | None:

@@ -31,6 +31,7 @@ class ScriptOutput:
         self._lock = threading.Lock()
         self.dropped_chars = 0  # dropped since the last drain
         self.total_dropped = 0
+        self.closed_streams: set[str] = set()  # closed by the script (its own view only)
 
     def write(self, stream: str, text: str) -> None:
         if not text:
@@ -41,26 +42,41 @@ class ScriptOutput:
             else:
                 self._chunks.append((stream, text))
             self._chars += len(text)
-            while self._chars > self._max_chars and len(self._chunks) > 1:
-                self._drop_oldest()
+            self._keep_newest(self._max_chars)
 
-    def _drop_oldest(self) -> None:
-        _stream, text = self._chunks.popleft()
-        self._chars -= len(text)
-        self.dropped_chars += len(text)
-        self.total_dropped += len(text)
+    def _keep_newest(self, limit: int) -> None:
+        """Drop the oldest text beyond `limit` characters, cutting into a chunk where needed, so
+        the newest `limit` at most are kept, from a line's start when the cut chunk has one
+        (one 10 MB print keeps its last megabyte)."""
+        while self._chars > limit and self._chunks:
+            stream, text = self._chunks[0]
+            excess = self._chars - limit
+            if len(text) <= excess:
+                self._chunks.popleft()
+                dropped = len(text)
+            else:  # from the start of a line when there is one: no half line at the top
+                newline = text.find("\n", excess - 1, len(text) - 1)
+                dropped = newline + 1 if newline >= 0 else excess
+                self._chunks[0] = (stream, text[dropped:])
+            self._chars -= dropped
+            self.dropped_chars += dropped
+            self.total_dropped += dropped
 
     def drain(self, max_chars: int = MAX_DRAIN_CHARS) -> tuple[list[tuple[str, str]], int]:
         """The chunks written since the last drain (newest `max_chars` at most), and how many
-        characters were skipped because the script printed faster than anyone can read."""
+        characters were skipped since the last drain: beyond the kept megabyte, or because the
+        script printed faster than anyone can read."""
         with self._lock:
-            while self._chars > max_chars and len(self._chunks) > 1:
-                self._drop_oldest()
+            self._keep_newest(max_chars)
             chunks = list(self._chunks)
             self._chunks.clear()
             self._chars = 0
             dropped, self.dropped_chars = self.dropped_chars, 0
         return chunks, dropped
+
+    def close_stream(self, stream: str) -> None:
+        """The script closed sys.stdout or sys.stderr: its later writes fail, as in Python."""
+        self.closed_streams.add(stream)
 
     def text(self) -> str:
         """Everything still queued, both streams, in order (tests and the CLI)."""
@@ -77,6 +93,8 @@ class _RoutedStream:
         sink = _SINKS.get(threading.get_ident())
         if sink is None:
             return self.original.write(text)
+        if self.stream in sink.closed_streams:
+            raise ValueError("I/O operation on closed file.")
         sink.write(self.stream, str(text))
         return len(text)
 
@@ -85,8 +103,27 @@ class _RoutedStream:
             self.write(line)
 
     def flush(self) -> None:
-        if threading.get_ident() not in _SINKS and self.original is not None:
+        sink = _SINKS.get(threading.get_ident())
+        if sink is not None and self.stream in sink.closed_streams:
+            raise ValueError("I/O operation on closed file.")
+        if sink is None and self.original is not None:
             self.original.flush()
+
+    def close(self) -> None:
+        """A script's close() closes its own output, never the app's terminal: the CLI still
+        prints the results, the GUI keeps its streams."""
+        sink = _SINKS.get(threading.get_ident())
+        if sink is None:
+            self.original.close()
+        else:
+            sink.close_stream(self.stream)
+
+    @property
+    def closed(self) -> bool:
+        sink = _SINKS.get(threading.get_ident())
+        if sink is None:
+            return self.original.closed
+        return self.stream in sink.closed_streams
 
     def isatty(self) -> bool:
         return False

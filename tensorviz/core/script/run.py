@@ -37,9 +37,10 @@ from torch.overrides import TorchFunctionMode
 
 from tensorviz.core.explain.errors import ExplainedError, explain_error
 from tensorviz.core.script.capture import ScriptCapture, capture_namespace
+from tensorviz.core.script.failure_titles import ScriptInputError, python_failure
 from tensorviz.core.script.interpreter import missing_module_explained
 from tensorviz.core.script.output import ScriptOutput, captured_output
-from tensorviz.core.script.settings import torch_settings_kept
+from tensorviz.core.script.settings import recursion_limit_kept, torch_settings_kept
 from tensorviz.core.script.source import (
     SCRIPT_FILENAME,
     ScriptSyntaxError,
@@ -60,10 +61,6 @@ MODE_STOP_DELAY_S = 0.15
 
 class ScriptStopped(BaseException):  # noqa: N818 — not an error: the user asked for it
     """Raised in the script's thread when the user presses Stop."""
-
-
-class ScriptInputError(RuntimeError):
-    pass
 
 
 @dataclass(frozen=True)
@@ -253,6 +250,7 @@ class ScriptRun:
             captured_output(self.output),
             _sleep_wakes_on(self._stop),
             torch_settings_kept(self.output),
+            recursion_limit_kept(self.output),
         ):
             if not snapshot.complete:
                 self.output.write("stderr", _over_budget_note(snapshot.skipped_bytes))
@@ -299,7 +297,9 @@ class ScriptRun:
         trimmed = trim_traceback(error, self.source)
         frame = innermost_script_frame(error.__traceback__)
         tensors = _tensors_on_line(frame, self.source) if frame is not None else {}
-        explained = explain_error(error, None, list(tensors.values()), None, list(tensors))
+        explained = python_failure(error) or explain_error(
+            error, None, list(tensors.values()), None, list(tensors)
+        )
         if isinstance(error, SystemExit):
             explained = ExplainedError(
                 "exit", f"The script called exit({error.code!r})", "", "", ""

@@ -5,6 +5,7 @@ The output says what was put back, so the user knows to set it in each script th
 
 from __future__ import annotations
 
+import sys
 from contextlib import contextmanager
 
 import torch
@@ -48,3 +49,20 @@ def torch_settings_kept(output):
                     f"Note: the script changed torch's {name}; it was put back after the run "
                     "(the app shares it). Set it at the top of each script that needs it.\n",
                 )
+
+
+@contextmanager
+def recursion_limit_kept(output):
+    """Put Python's recursion limit back after the run (the app shares the interpreter; a
+    script's setrecursionlimit(10**6) would otherwise outlive it), noting it when changed."""
+    before = sys.getrecursionlimit()
+    try:
+        yield
+    finally:
+        if sys.getrecursionlimit() != before:
+            sys.setrecursionlimit(before)
+            output.write(
+                "stderr",
+                f"Note: the script changed Python's recursion limit; it was put back to "
+                f"{before:,} after the run. Set it at the top of each script that needs it.\n",
+            )

@@ -8,6 +8,8 @@ apart from torch's and ours.
 from __future__ import annotations
 
 import ast
+import functools
+import linecache
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,27 +138,62 @@ class TrimmedTraceback:
 
 def trim_traceback(error: BaseException, source: str) -> TrimmedTraceback:
     """The traceback from the first frame of the user's script on: our runner's frames are
-    noise. Script frames show their source line (exec'd code has no file to read it from)."""
+    noise. Script frames show their source line (exec'd code has no file to read it from).
+    Repeated frames are folded as Python folds them ("[Previous line repeated 996 more
+    times]"), walking the traceback once: a recursion a million calls deep is read without
+    building a million frame records."""
     lines = source.splitlines()
-    frames = traceback.extract_tb(error.__traceback__)
-    start = next((i for i, f in enumerate(frames) if f.filename == SCRIPT_FILENAME), None)
-    kept = [f for f in (frames[start:] if start is not None else frames) if not _ours(f.filename)]
-    failing = 0
-    for frame in kept:
-        if frame.filename == SCRIPT_FILENAME:
-            failing = frame.lineno or failing
     parts = ["Traceback (most recent call last):\n"]
-    for frame in kept:
-        parts.append(f'  File "{frame.filename}", line {frame.lineno}, in {frame.name}\n')
-        text = frame.line
-        if frame.filename == SCRIPT_FILENAME and frame.lineno and frame.lineno <= len(lines):
-            text = lines[frame.lineno - 1].strip()
+    failing = 0
+    last, count = None, 0
+    for filename, lineno, name in _user_frames(error.__traceback__):
+        if filename == SCRIPT_FILENAME:
+            failing = lineno or failing
+        if (filename, lineno, name) != last:
+            parts.extend(_repeated(count))
+            last, count = (filename, lineno, name), 0
+        count += 1
+        if count > _RECURSIVE_CUTOFF:
+            continue
+        parts.append(f'  File "{filename}", line {lineno}, in {name}\n')
+        if filename == SCRIPT_FILENAME and lineno and lineno <= len(lines):
+            text = lines[lineno - 1].strip()
+        else:
+            text = linecache.getline(filename, lineno or 0).strip()
         if text:
             parts.append(f"    {text}\n")
+    parts.extend(_repeated(count))
     parts.extend(traceback.format_exception_only(type(error), error))
     return TrimmedTraceback("".join(parts), failing)
 
 
+# Python shows a repeated frame this often before folding the rest into one line
+# (traceback._RECURSIVE_CUTOFF; its wording is reproduced in _repeated).
+_RECURSIVE_CUTOFF = 3
+
+
+def _repeated(count: int) -> list[str]:
+    extra = count - _RECURSIVE_CUTOFF
+    if extra <= 0:
+        return []
+    return [f"  [Previous line repeated {extra} more time{'s' if extra > 1 else ''}]\n"]
+
+
+def _user_frames(tb: TracebackType | None):
+    """(filename, line, function) of each frame from the script's first one on, ours left out;
+    every frame when the script has none (the error came from before it ran)."""
+    start = tb
+    while start is not None and start.tb_frame.f_code.co_filename != SCRIPT_FILENAME:
+        start = start.tb_next
+    tb = start if start is not None else tb
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if not _ours(code.co_filename):
+            yield code.co_filename, tb.tb_lineno, code.co_name
+        tb = tb.tb_next
+
+
+@functools.lru_cache(maxsize=256)  # asked once per frame: a deep recursion asks a million times
 def _ours(filename: str) -> bool:
     """The runner's own frames (e.g. the stop check around every torch call) are noise."""
     return Path(filename).parent == _CORE_DIR

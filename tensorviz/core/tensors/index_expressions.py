@@ -3,24 +3,40 @@
 The text is never handed to eval or exec: we walk Python's own `ast` and accept only a whitelist
 of node kinds (integers, slices, `...`, None, lists of integers, boolean masks built from
 comparisons on named tensors). Everything else becomes an `IndexSyntaxError` whose message is one
-sentence naming the offending piece. Bounds are not checked here: torch reports those when the
-caller indexes, and its message is the one worth showing.
+sentence naming the offending piece (the text itself is read in index_syntax). Bounds are not
+checked here: torch reports those when the caller indexes, and its message is the one worth
+showing.
+
+Masks are computed on the meta device when the index is parsed — shapes and dtypes, no data, so
+`x[(a + b) * (a - b) > 0]` on [25000, 1] and [1, 25000] tensors costs nothing while an action is
+prepared on the GUI thread — and the bytes of every tensor they make are counted while it lives.
+The caller checks that peak against the memory budget, and computes the real key (`key()`) where
+its other heavy work runs.
 """
 
 from __future__ import annotations
 
 import ast
 import operator
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 import torch
 
-MAX_INDEX_LENGTH = 500
-# Deep nesting only comes from pasted junk; the limit keeps our recursive walk far from Python's.
-_MAX_NESTING = 40
-_PLACEHOLDER = "_"
+from tensorviz.core.tensors.index_syntax import (
+    MAX_INDEX_LENGTH,
+    PLACEHOLDER,
+    IndexSyntaxError,
+    bracket_contents,
+    not_allowed,
+    refuse_deep_nesting,
+    sentence,
+    shorten,
+)
+from tensorviz.core.tensors.memory_budget import to_meta
+
+__all__ = ["MAX_INDEX_LENGTH", "IndexSyntaxError", "ParsedIndex", "parse_index"]
+
 
 _COMPARISONS = {
     ast.Gt: operator.gt,
@@ -43,123 +59,84 @@ _ARITHMETIC = {
 _MAX_CONSTANT_POWER_BITS = 256
 
 
-class IndexSyntaxError(ValueError):
-    """One clear sentence for the learner, e.g. "'foo(1)' is not allowed in an index: use ..."."""
-
-
 @dataclass(frozen=True)
 class ParsedIndex:
-    key: object  # what to pass to tensor[...]
+    """A checked index. Its masks (`x[(a + b) * (a - b) > 0]`) have been computed only on the
+    meta device, where they cost nothing: `meta_key` sizes the result and `mask_bytes` says what
+    computing them for real will take; `key()` computes them (off the GUI thread when big)."""
+
     text: str  # normalised bracket contents, e.g. "0, 1:3, ..., None"
     makes_copy: bool  # advanced indexing (mask, integer list, bool scalar) copies; basic is a view
+    meta_key: object  # the key with every tensor on the meta device: shapes, no data
+    mask_bytes: int  # peak memory of the tensors its masks make (0 when it has none)
+    _reading: tuple  # (source, target name, tensors, nodes, is_tuple) to compute the key from
+
+    def key(self) -> object:
+        """What to pass to tensor[...], its masks computed now on the real tensors. Raises
+        IndexSyntaxError when torch refuses the arithmetic on real values (`x // 0`)."""
+        source, target_name, tensors, nodes, is_tuple = self._reading
+        reader = _IndexReader(source, target_name, tensors)
+        parts = [reader.item(node) for node in nodes]
+        return tuple(parts) if is_tuple else parts[0]
 
 
 def parse_index(text: str, target_name: str, tensors: Mapping[str, torch.Tensor]) -> ParsedIndex:
-    """Read `x[...]`, `[...]` or the bare bracket contents into a key for `tensors[target_name]`."""
+    """Read `x[...]`, `[...]` or the bare bracket contents into a key for `tensors[target_name]`.
+    Nothing is computed on real data here: masks are evaluated on meta tensors."""
     if len(text) > MAX_INDEX_LENGTH:
         raise IndexSyntaxError(
             f"The index is too long ({len(text)} characters; at most {MAX_INDEX_LENGTH})."
         )
-    index_node, source = _bracket_contents(text.strip(), target_name)
-    _refuse_deep_nesting(index_node, text.strip())
-    reader = _IndexReader(source, target_name, tensors)
+    index_node, source = bracket_contents(text.strip(), target_name)
+    refuse_deep_nesting(index_node, text.strip())
+    sizing = _IndexReader(source, target_name, tensors, on_meta=True)
     is_tuple = isinstance(index_node, ast.Tuple)
-    parts = [reader.item(node) for node in (index_node.elts if is_tuple else [index_node])]
+    nodes = tuple(index_node.elts if is_tuple else [index_node])
+    parts = [sizing.item(node) for node in nodes]
     # torch's rule: bool scalars, sequences and tensors make it advanced indexing, which copies.
     makes_copy = any(isinstance(part, bool | list | torch.Tensor) for part in parts)
-    wrapped = ast.unparse(ast.Subscript(value=ast.Name(id=_PLACEHOLDER), slice=index_node))
+    wrapped = ast.unparse(ast.Subscript(value=ast.Name(id=PLACEHOLDER), slice=index_node))
     return ParsedIndex(
-        key=tuple(parts) if is_tuple else parts[0],
-        text=wrapped[len(_PLACEHOLDER) + 1 : -1],
+        text=wrapped[len(PLACEHOLDER) + 1 : -1],
         makes_copy=makes_copy,
-    )
-
-
-def _parse_expression(source: str) -> ast.expr | str:
-    """The parsed expression, or the parser's reason for refusing it."""
-    try:
-        # Odd input such as "1if" makes the parser warn on stderr; the learner sees our message.
-        with warnings.catch_warnings(action="ignore", category=SyntaxWarning):
-            return ast.parse(source, mode="eval").body
-    except SyntaxError as error:
-        return error.msg
-    except (ValueError, RecursionError, MemoryError, OverflowError) as error:
-        # Null bytes, lone surrogates and absurd nesting surface as these, not SyntaxError.
-        return str(error) or type(error).__name__
-
-
-def _bracket_contents(text: str, target_name: str) -> tuple[ast.expr, str]:
-    """The index node and the source its positions refer to."""
-    if not text:
-        raise IndexSyntaxError(f"The index is empty: type something like {target_name}[0].")
-    whole = _parse_expression(text)
-    if isinstance(whole, ast.Subscript):
-        indexed = whole.value
-        if isinstance(indexed, ast.Name):
-            if indexed.id != target_name:
-                raise IndexSyntaxError(
-                    f"'{_shorten(text)}' indexes '{indexed.id}', but this index is for "
-                    f"'{target_name}': write {target_name}[...]."
-                )
-            return whole.slice, text
-        if isinstance(indexed, ast.Subscript):
-            raise IndexSyntaxError(
-                f"'{_shorten(text)}' indexes twice: put every index in one pair of brackets, "
-                f"like {target_name}[0, 1]."
-            )
-        raise _not_allowed(ast.get_source_segment(text, indexed) or text, target_name)
-    # Bare contents, read as Python reads what is between x[ and ]: "[0, 1]" is the list [0, 1]
-    # (x[[0, 1]], advanced indexing), as in torch. Only when that is not valid ("[:, 0]") are
-    # outer brackets taken for the subscript's own. Re-wrapping in a subscript lets the parser
-    # accept slices; the result counts only when the whole source is one subscript of the
-    # placeholder, which rules out brackets that close early ("0], [1" is not one pair).
-    stripped = [text[1:-1]] if text.startswith("[") and text.endswith("]") else []
-    reason = "invalid syntax"
-    for contents in [text, *stripped]:
-        source = f"{_PLACEHOLDER}[{contents}]"
-        parsed = _parse_expression(source)
-        if isinstance(parsed, str):
-            reason = parsed
-        elif isinstance(parsed, ast.Subscript) and isinstance(parsed.value, ast.Name):
-            return parsed.slice, source
-        else:
-            reason = "the brackets do not pair up"
-    raise IndexSyntaxError(f"'{_shorten(text)}' is not a valid index: {_sentence(reason)}")
-
-
-def _refuse_deep_nesting(root: ast.expr, text: str) -> None:
-    pending = [(root, 1)]
-    while pending:
-        node, depth = pending.pop()
-        if depth > _MAX_NESTING:
-            raise IndexSyntaxError(f"'{_shorten(text)}' is nested too deeply to be an index.")
-        pending.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
-
-
-def _sentence(reason: str) -> str:
-    """First line of a reason from Python or torch, ending like a sentence."""
-    line = reason.strip().splitlines()[0] if reason.strip() else "unknown reason"
-    return line if line.endswith((".", "?", "!")) else line + "."
-
-
-def _shorten(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _not_allowed(piece: str, target_name: str) -> IndexSyntaxError:
-    return IndexSyntaxError(
-        f"'{_shorten(piece)}' is not allowed in an index: use integers, slices (a:b:c), ..., "
-        f"None, lists of integers or a comparison like {target_name} > 0."
+        meta_key=tuple(parts) if is_tuple else parts[0],
+        mask_bytes=sizing.peak_bytes,
+        _reading=(source, target_name, tensors, nodes, is_tuple),
     )
 
 
 class _IndexReader:
-    """Turns whitelisted index nodes into the values torch expects; refuses everything else."""
+    """Turns whitelisted index nodes into the values torch expects; refuses everything else.
 
-    def __init__(self, source: str, target_name: str, tensors: Mapping[str, torch.Tensor]):
+    With `on_meta`, named tensors are read as meta tensors (no data), and the bytes of every
+    tensor the masks make are counted while it lives: `peak_bytes` is the most alive at once."""
+
+    def __init__(
+        self,
+        source: str,
+        target_name: str,
+        tensors: Mapping[str, torch.Tensor],
+        on_meta: bool = False,
+    ):
         self._source = source
         self._target_name = target_name
         self._tensors = tensors
+        self._on_meta = on_meta
+        self._meta: dict[str, torch.Tensor] = {}
+        self._alive: dict[int, int] = {}  # id of a tensor the masks made → its bytes
+        self.peak_bytes = 0
+
+    def _made(self, value):
+        """Count a tensor an operation of the index just made, while it lives."""
+        if isinstance(value, torch.Tensor) and id(value) not in self._alive:
+            self._alive[id(value)] = value.numel() * value.element_size()
+            self.peak_bytes = max(self.peak_bytes, sum(self._alive.values()))
+        return value
+
+    def _released(self, *values) -> None:
+        """Operands used up: Python frees them once the operation that read them returns."""
+        for value in values:
+            self._alive.pop(id(value), None)
 
     def item(self, node: ast.expr) -> object:
         """One comma-separated entry of the index."""
@@ -182,10 +159,10 @@ class _IndexReader:
         return self._integer(node)
 
     def _piece(self, node: ast.AST) -> str:
-        return _shorten(ast.get_source_segment(self._source, node) or ast.unparse(node))
+        return shorten(ast.get_source_segment(self._source, node) or ast.unparse(node))
 
     def _refuse(self, node: ast.AST) -> IndexSyntaxError:
-        return _not_allowed(self._piece(node), self._target_name)
+        return not_allowed(self._piece(node), self._target_name)
 
     def _number(self, node: ast.expr) -> int | float:
         """An int or float literal, possibly behind unary minus or plus."""
@@ -243,7 +220,7 @@ class _IndexReader:
         if not any(isinstance(entry, ast.List) for entry in node.elts):
             return values
         try:
-            return torch.tensor(values, dtype=torch.bool if all_bools else torch.long)
+            return self._made(torch.tensor(values, dtype=torch.bool if all_bools else torch.long))
         except (ValueError, TypeError, RuntimeError, OverflowError) as error:
             raise IndexSyntaxError(
                 f"'{self._piece(node)}' cannot become one index tensor: {error}."
@@ -257,7 +234,7 @@ class _IndexReader:
             raise
         except (RuntimeError, TypeError, ValueError, ArithmeticError) as error:
             # torch refuses some arithmetic (int ** -1, // 0); that is the learner's index at fault.
-            reason = _sentence(str(error) or type(error).__name__)
+            reason = sentence(str(error) or type(error).__name__)
             raise IndexSyntaxError(
                 f"'{self._piece(node)}' could not be computed: {reason}"
             ) from None
@@ -268,9 +245,14 @@ class _IndexReader:
             return self._comparison(node)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd | ast.BitOr):
             left, right = self._boolean(node.left), self._boolean(node.right)
-            return left & right if isinstance(node.op, ast.BitAnd) else left | right
+            both = self._made(left & right if isinstance(node.op, ast.BitAnd) else left | right)
+            self._released(left, right)
+            return both
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
-            return ~self._boolean(node.operand)
+            operand = self._boolean(node.operand)
+            inverted = self._made(~operand)
+            self._released(operand)
+            return inverted
         if isinstance(node, ast.BoolOp) or (
             isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
         ):
@@ -302,9 +284,14 @@ class _IndexReader:
             compare = _COMPARISONS.get(type(op))
             if compare is None:
                 raise self._refuse(node)
-            step = torch.as_tensor(compare(left, right))
-            mask = step if mask is None else mask & step
+            step = self._made(torch.as_tensor(compare(left, right)))
+            if mask is not None:
+                combined = self._made(mask & step)
+                self._released(mask, step)
+                step = combined
+            mask = step
         assert mask is not None
+        self._released(*values)  # the operands live until the whole chain is compared
         return mask
 
     def _value(self, node: ast.expr) -> torch.Tensor | int | float:
@@ -315,10 +302,16 @@ class _IndexReader:
             left, right = self._value(node.left), self._value(node.right)
             if isinstance(node.op, ast.Pow) and _power_too_large(left, right):
                 raise IndexSyntaxError(f"'{self._piece(node)}' is too large a number.")
-            return _ARITHMETIC[type(node.op)](left, right)
+            result = self._made(_ARITHMETIC[type(node.op)](left, right))
+            self._released(left, right)
+            return result
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
             value = self._value(node.operand)
-            return -value if isinstance(node.op, ast.USub) else value
+            if isinstance(node.op, ast.UAdd):
+                return value
+            negated = self._made(-value)
+            self._released(value)
+            return negated
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd | ast.BitOr):
             # `x > 2 & x < 10` parses as `x > (2 & x) < 10`, a classic precedence trap.
             raise IndexSyntaxError(
@@ -333,6 +326,10 @@ class _IndexReader:
             raise IndexSyntaxError(
                 f"'{node.id}' is not a tensor in the Workbench, so it cannot be used in an index."
             )
+        if self._on_meta:
+            if node.id not in self._meta:
+                self._meta[node.id] = to_meta(tensor)
+            return self._meta[node.id]
         return tensor
 
 

@@ -38,8 +38,13 @@ def human_bytes(n: float) -> str:
     return f"{n:,.1f} TB"
 
 
+def spare_bytes() -> int:
+    """What one action may allocate: a share of the memory available now."""
+    return int(available_memory_bytes() * MAX_FRACTION_OF_AVAILABLE)
+
+
 def allocation_problem(nbytes: int, what: str) -> str | None:
-    budget = int(available_memory_bytes() * MAX_FRACTION_OF_AVAILABLE)
+    budget = spare_bytes()
     if nbytes <= budget:
         return None
     return (
@@ -49,14 +54,42 @@ def allocation_problem(nbytes: int, what: str) -> str | None:
     )
 
 
-def _to_meta(value):
+def to_meta(value):
+    """The same tensors (also inside lists and tuples) on the meta device: shapes, strides and
+    dtypes without data, so torch can size what a call would make without allocating it."""
     if isinstance(value, torch.Tensor):
-        return torch.empty_strided(
-            value.shape, value.stride(), dtype=value.dtype, device="meta"
-        ).requires_grad_(value.requires_grad and value.is_floating_point())
+        if value.device.type == "meta":
+            return value
+        try:
+            meta = torch.empty_strided(
+                value.shape, value.stride(), dtype=value.dtype, device="meta"
+            )
+        except (RuntimeError, NotImplementedError):  # sparse and other layouts without strides
+            meta = torch.empty(value.shape, dtype=value.dtype, device="meta")
+        return meta.requires_grad_(value.requires_grad and value.is_floating_point())
     if isinstance(value, (list, tuple)):
-        return type(value)(_to_meta(v) for v in value)
+        return type(value)(to_meta(v) for v in value)
     return value
+
+
+def masks_counted(key):
+    """An index key whose boolean masks are replaced by meta index tensors as long as the
+    number of True elements (what torch turns a mask into), so a data-dependent result such as
+    x[x > 0] can be sized on meta once the mask exists. Counting reads the mask; it allocates
+    a scalar."""
+    if isinstance(key, tuple):
+        return tuple(part for item in key for part in _mask_as_indices(item))
+    parts = _mask_as_indices(key)
+    return parts[0] if len(parts) == 1 else tuple(parts)
+
+
+def _mask_as_indices(item) -> list:
+    if isinstance(item, list) and item and all(isinstance(v, bool) for v in item):
+        item = torch.tensor(item)
+    if isinstance(item, torch.Tensor) and item.dtype == torch.bool and item.dim() > 0:
+        count = int(item.count_nonzero())
+        return [torch.empty(count, dtype=torch.long, device="meta") for _ in range(item.dim())]
+    return [item]
 
 
 def new_bytes(result, inputs) -> int:
@@ -71,13 +104,23 @@ def new_bytes(result, inputs) -> int:
 
 def new_bytes_on_meta(run, x, values: dict) -> int | None:
     """Bytes `run(x, **values)` would newly allocate, found by running it on meta tensors first;
-    None when it cannot be sized that way (data-dependent or unsupported: torch decides)."""
+    None when it cannot be sized that way (data-dependent or unsupported: torch decides).
+
+    A device among the values is the meta device too (`meta.to("cpu")` would allocate on the
+    CPU); moving to another device than x's then makes even x itself, returned, a new copy."""
     try:
-        meta_x = _to_meta(x)
-        meta_values = {k: _to_meta(v) for k, v in values.items()}
+        meta_x = to_meta(x)
+        meta_values = {
+            k: torch.device("meta") if isinstance(v, torch.device) else to_meta(v)
+            for k, v in values.items()
+        }
+        moves = any(
+            isinstance(v, torch.device) and (not isinstance(x, torch.Tensor) or v != x.device)
+            for v in values.values()
+        )
         with warnings.catch_warnings():  # the real run reports torch's warnings, once
             warnings.simplefilter("ignore")
             result = run(meta_x, **meta_values)
-        return new_bytes(result, [meta_x])
+        return new_bytes(result, [] if moves else [meta_x])
     except Exception:  # noqa: BLE001
         return None

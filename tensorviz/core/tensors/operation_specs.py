@@ -33,6 +33,9 @@ class OpSpec:
     inplace: bool = False
     takes_input: bool = True  # False for cat/stack, whose tensors come from a parameter
     doc: str = ""
+    # For writes whose index bounds torch checks only while writing: the same indexing as a
+    # read, index_probe(stand_in, **params), which raises torch's bounds error and writes nothing
+    index_probe: Callable[..., object] | None = None
 
 
 def _reduce(fn: str):
@@ -64,7 +67,8 @@ def _index_assign(x, index, value):
 
 
 def _one_hot(x, num_classes):
-    return torch.zeros(x.shape[0], num_classes).scatter_(1, x.unsqueeze(1), 1)
+    # on x's device, so that sizing on the meta device allocates nothing
+    return torch.zeros(x.shape[0], num_classes, device=x.device).scatter_(1, x.unsqueeze(1), 1)
 
 
 OPERATIONS: tuple[OpSpec, ...] = (
@@ -392,6 +396,7 @@ OPERATIONS: tuple[OpSpec, ...] = (
         "{x}[{index}] = {value}",
         inplace=True,
         doc="Writes through the index into x's storage (and every view of it).",
+        index_probe=lambda stand_in, index, value: stand_in[index],
     ),
     OpSpec(
         "scatter_",
@@ -400,6 +405,7 @@ OPERATIONS: tuple[OpSpec, ...] = (
         lambda x, dim, index, value: x.scatter_(dim, index, value),
         "{x}.scatter_({dim}, {index}, {value})",
         inplace=True,
+        index_probe=lambda stand_in, dim, index, value: stand_in.gather(dim, index),
     ),
 )
 

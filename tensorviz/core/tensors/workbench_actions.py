@@ -2,29 +2,46 @@
 NumPy. Parameters are validated before torch runs; any failure — ours or torch's — becomes an
 ActionError carrying an ExplainedError, and leaves the workspace exactly as it was.
 
-Creating and operating come in two halves (PreparedAction): `compute` runs torch on the tensors
-it was given and may run off the GUI thread when the work is large; `finish` records the result
-in the workspace."""
+Creating and operating come in two halves (PreparedAction): preparing checks the parameters and
+sizes the result on the meta device — index masks included — without allocating anything, and
+refuses what the memory budget cannot hold; `compute` runs torch (index masks are computed
+here) and may run off the GUI thread when the work is large; `finish` records the result in the
+workspace. In-place writes are checked before they start (in_place_writes)."""
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Mapping
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 
 import torch
 
-from tensorviz.core.explain.errors import ExplainedError, explain_error
+from tensorviz.core.explain.errors import explain_error
+from tensorviz.core.tensors.action_results import (
+    HEAVY_BYTES,
+    HEAVY_MULTIPLY_ADDS,
+    ActionError,
+    ActionOutcome,
+    PreparedAction,
+    computed_keys,
+    input_problem,
+    mask_bytes,
+    meta_keys,
+    torch_warns_every_time,
+)
 from tensorviz.core.tensors.creation import (
     CREATIONS_BY_NAME,
     CreationOptions,
     create,
     creation_bytes,
 )
-from tensorviz.core.tensors.identity import Verdict, view_verdict
+from tensorviz.core.tensors.identity import view_verdict
+from tensorviz.core.tensors.in_place_writes import prepare_write
 from tensorviz.core.tensors.index_expressions import IndexSyntaxError, parse_index
-from tensorviz.core.tensors.memory_budget import allocation_problem, new_bytes_on_meta
+from tensorviz.core.tensors.memory_budget import (
+    allocation_problem,
+    masks_counted,
+    new_bytes_on_meta,
+)
 from tensorviz.core.tensors.op_params import (
     ParamError,
     ParamSpec,
@@ -36,53 +53,13 @@ from tensorviz.core.tensors.operation_specs import OPERATIONS_BY_NAME, OpSpec, c
 from tensorviz.core.tensors.type_promotion import promotion_note
 from tensorviz.core.tensors.workspace import Provenance, Workspace, WorkspaceEntry, WorkspaceError
 
-# Work above these runs off the GUI thread (a few tens of milliseconds on two cores).
-HEAVY_BYTES = 16 * 2**20
-HEAVY_MULTIPLY_ADDS = 50_000_000
+__all__ = [  # what the Workbench calls (the result types live in action_results)
+    "ActionError", "ActionOutcome", "PreparedAction", "apply_operation", "create_tensor",
+    "input_problem", "populate_default_workspace", "prepare_creation", "prepare_operation",
+    "write_numpy",
+]  # fmt: skip
+
 MATRIX_PRODUCTS = ("matmul", "mm", "bmm")
-
-
-class ActionError(Exception):
-    def __init__(self, explained: ExplainedError) -> None:
-        super().__init__(explained.title)
-        self.explained = explained
-
-
-@dataclass(frozen=True)
-class ActionOutcome:
-    code: str
-    created: tuple[str, ...] = ()
-    verdicts: dict[str, Verdict] = field(default_factory=dict)
-    changed: tuple[str, ...] = ()  # entries whose memory an in-place write reached
-    notes: tuple[str, ...] = ()
-
-
-def input_problem(message: str) -> ActionError:
-    """A problem found before torch was called: there is no torch message to show."""
-    return ActionError(
-        ExplainedError(
-            kind="bad_parameter",
-            title="Check the input",
-            torch_message="",
-            explanation=message,
-            fix="Correct that value and try again; nothing was changed.",
-        )
-    )
-
-
-@dataclass(frozen=True)
-class PreparedAction:
-    """A checked action. `compute()` only runs torch (no workspace change), so it may run off the
-    GUI thread when `heavy`; `finish(result)` records the result in the workspace. Both raise
-    ActionError."""
-
-    code: str
-    heavy: bool
-    compute: Callable[[], object]
-    finish: Callable[[object], ActionOutcome]
-
-    def run(self) -> ActionOutcome:
-        return self.finish(self.compute())
 
 
 def create_tensor(
@@ -157,9 +134,9 @@ def _parse_params(
     for spec in op.params:
         text = (raw.get(spec.name) or "").strip() or spec.default
         try:
-            if spec.kind == "index":
+            if spec.kind == "index":  # its masks are computed later, by `compute`
                 parsed = parse_index(text, input_name, tensors)
-                values[spec.name], shown[spec.name] = parsed.key, parsed.text
+                values[spec.name], shown[spec.name] = parsed, parsed.text
                 continue
             values[spec.name] = parse_param(spec, text, tensors)
         except (ParamError, IndexSyntaxError) as error:
@@ -206,50 +183,40 @@ def prepare_operation(
             explain_error(error, op_name, list(inputs.values()), values, list(inputs))
         )
 
-    if op.inplace:  # a write into workspace memory: done by `finish`, on the workspace's thread
+    if op.inplace:  # a write into workspace memory: checked by `compute`, done by `finish`
+        return prepare_write(workspace, op, input_name, values, code, explained)
 
-        def write(_nothing) -> ActionOutcome:
-            notes: list[str] = []
-            try:
-                with warnings.catch_warnings(record=True) as caught, _torch_warns_every_time():
-                    warnings.simplefilter("always")
-                    changed = workspace.write_in_place(
-                        input_name, lambda: op.run(x, **values), code, notes=notes
-                    )
-            except Exception as error:  # noqa: BLE001 — torch refused; explain it
-                raise explained(error) from None
-            notes += [f"torch warns: {w.message}" for w in caught]
-            text = f"in place — wrote into the storage of {', '.join(changed)}"
-            verdict = Verdict("in-place", text, tuple(changed))
-            return ActionOutcome(
-                code, (), {input_name: verdict}, tuple(changed), tuple(dict.fromkeys(notes))
-            )
-
-        return PreparedAction(code, False, lambda: None, write)
-
-    needed = new_bytes_on_meta(op.run, x, values)
-    if needed is not None and (problem := allocation_problem(needed, f"The result of {code}")):
+    masks = mask_bytes(values)
+    needed = new_bytes_on_meta(op.run, x, meta_keys(values))
+    what = f"The result of {code}" + (" with the masks of its index" if masks else "")
+    if problem := allocation_problem((needed or 0) + masks, what):
         raise input_problem(problem)
 
     def compute():
+        real = computed_keys(values)
+        if needed is None and masks:  # x[x > 0]: sized now that the mask's count is known
+            counted = {k: masks_counted(v) if k == "index" else v for k, v in real.items()}
+            sized = new_bytes_on_meta(op.run, x, counted)
+            if sized is not None and (problem := allocation_problem(sized + masks, what)):
+                raise input_problem(problem)
         try:
-            with warnings.catch_warnings(record=True) as caught, _torch_warns_every_time():
+            with warnings.catch_warnings(record=True) as caught, torch_warns_every_time():
                 warnings.simplefilter("always")
-                result = op.run(x, **values)
+                result = op.run(x, **real)
         except Exception as error:  # noqa: BLE001 — torch refused; explain it
             raise explained(error) from None
         notes = [f"torch warns: {w.message}" for w in caught]
-        if "other" in values:  # arithmetic: say why the result has its dtype
+        if "other" in real:  # arithmetic: say why the result has its dtype
             other_text = (raw_params.get("other") or "").strip()
             names = (input_name or "", other_text if other_text in tensors else "")
-            notes.append(promotion_note(op.name, x, values["other"], result, names))
+            notes.append(promotion_note(op.name, x, real["other"], result, names))
         return result, tuple(dict.fromkeys(note for note in notes if note))
 
     def finish(computed) -> ActionOutcome:
         result, notes = computed
         return _add_results(workspace, op, result, inputs, code, dict(raw_params), name, notes)
 
-    return PreparedAction(code, _is_heavy(op, x, needed), compute, finish)
+    return PreparedAction(code, _is_heavy(op, x, needed) or masks > HEAVY_BYTES, compute, finish)
 
 
 def _is_heavy(op: OpSpec, x, needed: int | None) -> bool:
@@ -260,17 +227,6 @@ def _is_heavy(op: OpSpec, x, needed: int | None) -> bool:
     if op.name in MATRIX_PRODUCTS and isinstance(x, torch.Tensor) and x.dim() > 0:
         return (needed // x.element_size()) * x.shape[-1] > HEAVY_MULTIPLY_ADDS
     return needed > HEAVY_BYTES
-
-
-@contextmanager
-def _torch_warns_every_time():
-    """torch warns about some things only once per process; a learner should see it each time."""
-    before = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    try:
-        yield
-    finally:
-        torch.set_warn_always(before)
 
 
 def _input_tensors(op: OpSpec, input_name, raw, tensors) -> dict[str, torch.Tensor]:
@@ -325,8 +281,10 @@ def write_numpy(workspace: Workspace, name: str, index_text: str, value_text: st
         raise input_problem(str(error)) from None
     code = f"arr[{parsed.text}] = {value!r}"
 
-    def write() -> None:
-        array[parsed.key] = value
+    key = parsed.key()
+
+    def write() -> None:  # NumPy checks every index before it writes one: no partial write
+        array[key] = value
 
     shared = numpy_shares_memory(array, entry.tensor)
     try:

@@ -254,7 +254,7 @@ class Workspace:
         entry = self.entry(name)
         storage = entry.tensor.untyped_storage()
         array = entry.numpy_array
-        nbytes = storage.nbytes() + (array.nbytes if array is not None else 0)
+        nbytes = self.write_bytes(name)
         if nbytes > undo_budget_bytes():
             write()
             self._undo.clear()
@@ -279,6 +279,16 @@ class Workspace:
 
         self._push(description, undo, nbytes)
         return changed
+
+    def write_bytes(self, name: str) -> int:
+        """The memory an in-place write into `name` can reach (its storage and NumPy array)."""
+        entry = self.entry(name)
+        array = entry.numpy_array
+        return entry.tensor.untyped_storage().nbytes() + (array.nbytes if array is not None else 0)
+
+    def write_is_undoable(self, name: str) -> bool:
+        """Whether write_in_place can snapshot `name` first (within the undo budget)."""
+        return self.write_bytes(name) <= undo_budget_bytes()
 
     def record_script_run(
         self,

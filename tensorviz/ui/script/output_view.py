@@ -36,7 +36,7 @@ class OutputView(QPlainTextEdit):
         cursor.movePosition(QTextCursor.MoveOperation.End)
         cursor.beginEditBlock()
         if skipped_chars:
-            note = f"… {skipped_chars:,} characters of output skipped (printed too fast) …\n"
+            note = f"… {skipped_chars:,} characters of output dropped here …\n"
             cursor.insertText(note, self._formats["note"])
         for stream, text in chunks:
             self._insert(cursor, text, self._formats.get(stream, self._formats["stdout"]))
@@ -62,6 +62,10 @@ class OutputView(QPlainTextEdit):
         last = self.document().lastBlock().text()
         prefix = "\n" if last else ""
         self.append_chunks([(stream, f"{prefix}{text}\n")])
+
+    def lines_fell_off(self) -> bool:
+        """Whether the pane holds as many lines as it keeps (older ones are gone)."""
+        return self.document().blockCount() >= MAX_LINES
 
     def text(self) -> str:
         return self.toPlainText()

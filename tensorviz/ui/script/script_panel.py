@@ -28,12 +28,13 @@ from PySide6.QtWidgets import (
 
 from tensorviz.core.script.examples import example_by_key, script_examples
 from tensorviz.core.script.interpreter import interpreter_text
+from tensorviz.core.script.output import MAX_KEPT_CHARS
 from tensorviz.core.script.results import RunSummary, apply_script_result
 from tensorviz.core.script.run import ScriptResult, ScriptRun
 from tensorviz.core.tensors.workspace import Workspace, WorkspaceError
 from tensorviz.ui.script.captured_list import CapturedList
 from tensorviz.ui.script.code_editor import CodeEditor
-from tensorviz.ui.script.output_view import OutputView
+from tensorviz.ui.script.output_view import MAX_LINES, OutputView
 from tensorviz.ui.script.script_errors import ScriptErrorBox
 from tensorviz.ui.script.script_thread import ScriptThread
 
@@ -284,6 +285,7 @@ class ScriptPanel(QWidget):
         if generation != self.generation:
             return  # stale (the panel shut down meanwhile)
         self._drain_output()
+        self._note_dropped_output()
         self._set_running(False)
         self.last_result = result
         handler = {
@@ -294,6 +296,17 @@ class ScriptPanel(QWidget):
         }[result.status]
         handler(result)
         self.run_finished.emit(result.status)
+
+    def _note_dropped_output(self) -> None:
+        """Say how much output the run dropped in all, and why (nothing is dropped silently)."""
+        dropped = self.script_run.output.total_dropped if self.script_run is not None else 0
+        if dropped:
+            self.output.append_line(
+                f"{dropped:,} characters of this run's output were dropped: a run keeps its "
+                f"newest {MAX_KEPT_CHARS:,} and the pane shows what it could keep up with"
+            )
+        elif self.output.lines_fell_off():
+            self.output.append_line(f"The pane keeps the last {MAX_LINES:,} lines; older ones left")
 
     def _on_finished(self, result: ScriptResult) -> None:
         kept_before = self._namespace

@@ -8,6 +8,7 @@ from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QInputDialog,
+    QMessageBox,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -227,14 +228,35 @@ class WorkbenchPanel(QWidget):
             self.error_panel.clear()
             self.background.start(prepared)
             return
-        outcome = self._run(prepared.run)
+        outcome = self._confirmed(self._run(prepared.run))
         if outcome:
             self._show_outcome(outcome)
 
     def _on_background_finished(self, prepared: PreparedAction, result) -> None:
-        outcome = self._run(lambda: prepared.finish(result))
+        outcome = self._confirmed(self._run(lambda: prepared.finish(result)))
         if outcome:
             self._show_outcome(outcome)
+
+    def _confirmed(self, outcome: ActionOutcome | None) -> ActionOutcome | None:
+        """An outcome that asks first (a write that can be neither checked nor undone) is done
+        only after the user's yes; otherwise nothing is written."""
+        if outcome is None or not outcome.question:
+            return outcome
+        if not self.ask_to_write(outcome.code, outcome.question):
+            self.status_message.emit(f"Nothing was written: {outcome.code} was cancelled")
+            return None
+        return self._run(outcome.proceed)
+
+    def ask_to_write(self, code: str, question: str) -> bool:
+        """Ask before a write that cannot be undone; No is the default (Esc, Enter)."""
+        answer = QMessageBox.warning(
+            self,
+            "Write without undo?",
+            f"{code}\n\n{question}",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     def _on_busy_changed(self, busy: bool) -> None:
         for form in (self.create_form, self.operate_form):

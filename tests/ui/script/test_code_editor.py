@@ -80,7 +80,7 @@ def test_output_colours_streams_and_notes_skipped_text(qtbot):
     qtbot.addWidget(view)
     view.append_chunks([("stdout", "out\n"), ("stderr", "err\n")], skipped_chars=10)
     text = view.text()
-    assert "10 characters of output skipped" in text and text.index("out") < text.index("err")
+    assert "10 characters of output dropped" in text and text.index("out") < text.index("err")
     cursor = QTextCursor(view.document().findBlockByNumber(2))
     cursor.movePosition(QTextCursor.MoveOperation.Right)
     assert cursor.charFormat().foreground().color().name() == COLOURS["stderr"]

@@ -1,0 +1,56 @@
+"""Failures of a script that are Python's, not torch's: a recursion too deep, an interrupt,
+input() without a keyboard. Each gets its own title, explanation and fix, so neither the JSON
+of `tensorviz run` nor the Script area calls them "torch refused this operation"."""
+
+from __future__ import annotations
+
+import sys
+
+from tensorviz.core.explain.errors import ExplainedError
+
+
+class ScriptInputError(RuntimeError):
+    """input() in a script: there is no keyboard to read from."""
+
+
+def python_failure(error: BaseException) -> ExplainedError | None:
+    """The explanation of a failure Python raised on its own, or None for any other error."""
+    if isinstance(error, RecursionError):
+        return ExplainedError(
+            kind="recursion",
+            title="RecursionError: the calls nested deeper than Python allows",
+            torch_message="",
+            explanation=(
+                "A function kept calling itself (or functions kept calling each other) until "
+                f"Python's limit of {sys.getrecursionlimit():,} nested calls stopped it "
+                "(sys.getrecursionlimit()). The traceback folds the repeated lines, as Python "
+                "does."
+            ),
+            fix=(
+                "Give the recursion a case that returns without calling again, or write it as a "
+                "loop. Raising the limit with sys.setrecursionlimit only postpones the error."
+            ),
+        )
+    if isinstance(error, KeyboardInterrupt):
+        return ExplainedError(
+            kind="interrupted",
+            title="KeyboardInterrupt: the run was interrupted",
+            torch_message="",
+            explanation=(
+                "KeyboardInterrupt is what Ctrl+C raises in a terminal; here the script raised "
+                "it (or it arrived while the script ran), so it ended at this line."
+            ),
+            fix=(
+                "Run it again. To end a run on purpose, use Stop (Esc) in the Script area, or "
+                "--timeout SECONDS with tensorviz run."
+            ),
+        )
+    if isinstance(error, ScriptInputError):
+        return ExplainedError(
+            kind="no_input",
+            title="input() has no keyboard to read from here",
+            torch_message="",
+            explanation=str(error),
+            fix="Write the value into the script (n = 10), or read it from a file.",
+        )
+    return None
