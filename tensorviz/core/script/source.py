@@ -13,8 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import CodeType, TracebackType
 
+import torch
+
 SCRIPT_FILENAME = "<script>"
 _CORE_DIR = Path(__file__).resolve().parent
+_TORCH_DIR = Path(torch.__file__).resolve().parent
 
 
 @dataclass(frozen=True)
@@ -141,10 +144,13 @@ def trim_traceback(error: BaseException, source: str) -> TrimmedTraceback:
     frames = traceback.extract_tb(error.__traceback__)
     start = next((i for i, f in enumerate(frames) if f.filename == SCRIPT_FILENAME), None)
     kept = [f for f in (frames[start:] if start is not None else frames) if not _ours(f.filename)]
-    failing = 0
-    for frame in kept:
+    failing, last_script = 0, -1
+    for position, frame in enumerate(kept):
         if frame.filename == SCRIPT_FILENAME:
-            failing = frame.lineno or failing
+            failing, last_script = frame.lineno or failing, position
+    inside_torch = [f for f in kept[last_script + 1 :] if _in_torch(f.filename)]
+    if last_script >= 0 and len(inside_torch) == len(kept) - last_script - 1:
+        kept = kept[: last_script + 1]  # below the script's own line, only torch's internals
     parts = ["Traceback (most recent call last):\n"]
     for frame in kept:
         parts.append(f'  File "{frame.filename}", line {frame.lineno}, in {frame.name}\n')
@@ -153,8 +159,15 @@ def trim_traceback(error: BaseException, source: str) -> TrimmedTraceback:
             text = lines[frame.lineno - 1].strip()
         if text:
             parts.append(f"    {text}\n")
+    if inside_torch and len(kept) == last_script + 1:
+        count = len(inside_torch)
+        parts.append(f"  (torch's own {count} frame{'s' if count != 1 else ''} below, hidden)\n")
     parts.extend(traceback.format_exception_only(type(error), error))
     return TrimmedTraceback("".join(parts), failing)
+
+
+def _in_torch(filename: str) -> bool:
+    return Path(filename).resolve().is_relative_to(_TORCH_DIR)
 
 
 def _ours(filename: str) -> bool:
