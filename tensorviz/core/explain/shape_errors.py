@@ -70,7 +70,11 @@ def explain_expanded_write(match, op, tensors, params) -> ErrorParts:
             f"{', '.join(zero) or 'no dim'}; its {x.numel()} elements use {distinct} "
             "memory locations."
         )
-    fix = "x = x.clone() (or x.contiguous()) first, or build it with repeat() instead of expand()"
+    name = first_name(params)
+    fix = (
+        f"{name} = {name}.clone() (or {name}.contiguous()) first, or build it with repeat() "
+        "instead of expand()"
+    )
     return "expanded_write", "Cannot write into an expanded (stride-0) tensor", why, fix
 
 

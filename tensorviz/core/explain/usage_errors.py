@@ -254,9 +254,9 @@ def explain_empty_optimizer(match, op, tensors, params):
 
 @_rule(r"(?P<what>dropout) probability has to be between 0 and 1, but got (?P<p>\S+)")
 def explain_probability(match, op, tensors, params):
-    why = f"p is the probability of zeroing each element, so it lies in [0, 1]; got {match['p']}."
+    why = f"p is the chance of zeroing each element, so it lies between 0 and 1; got {match['p']}."
     fix = "use e.g. nn.Dropout(0.5)"
-    return "bad_probability", "A probability outside [0, 1]", why, fix
+    return "bad_probability", "A probability must lie between 0 and 1", why, fix
 
 
 @_rule(r"Error\(s\) in loading state_dict for (?P<module>\w+)")

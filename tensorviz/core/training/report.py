@@ -110,6 +110,18 @@ def explain_divergence(divergence: Divergence, record: StepRecord | None) -> Exp
     )
 
 
+def explain_setup_problem(message: str, detail: str = "") -> ExplainedError:
+    """Settings the trainer refused (TrainingConfigError's message names the setting)."""
+    return ExplainedError(
+        "training_setup",
+        "These settings cannot be used",
+        "",
+        message,
+        "Change the setting it names; for your own data load a two-column CSV of numbers or a "
+        ".pt holding {'x': x, 'y': y}." + (f" {detail}" if detail else ""),
+    )
+
+
 def history_csv(history: list[StepRecord]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")

@@ -21,6 +21,7 @@ from tensorviz.core.training.report import (
     USE_NO_GRAD,
     ExperimentInfo,
     explain_divergence,
+    explain_setup_problem,
     save_parameters,
     write_history_csv,
 )
@@ -318,14 +319,7 @@ class TrainingPanel(QWidget):
         else:
             self._set_state(STOPPED)
             detail = "There is no experiment to train until the settings can be used."
-        problem = ExplainedError(
-            "training_setup",
-            "These settings cannot be used",
-            "",
-            message,
-            "Change the setting it names; for your own data load a two-column CSV of numbers or a "
-            ".pt holding {'x': x, 'y': y}. " + detail,
-        )
+        problem = explain_setup_problem(message, detail)
         self._show_problem(problem, ())
         self.status_message.emit(f"Not applied: {message}")
 
