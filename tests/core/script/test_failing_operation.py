@@ -1,6 +1,8 @@
 """The operation of a script line that failed, with the operands torch really got; and the
 traceback of an error raised deep inside torch, trimmed to the script."""
 
+import warnings
+
 import pytest
 import torch
 
@@ -20,6 +22,17 @@ SETUP = (
     "    calls.append(1)\n"
     "    return t\n"
 )
+
+
+@pytest.fixture(autouse=True)
+def _torch_warns_without_using_up_its_once():
+    """`.T` on 3-D warns once per process; with warn_always the once is left to other tests."""
+    before = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+    torch.set_warn_always(before)
 
 
 def _failed(line: str):
