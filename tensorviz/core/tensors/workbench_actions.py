@@ -26,6 +26,7 @@ from tensorviz.core.tensors.identity import Verdict, view_verdict
 from tensorviz.core.tensors.index_expressions import IndexSyntaxError, parse_index
 from tensorviz.core.tensors.memory_budget import allocation_problem, new_bytes_on_meta
 from tensorviz.core.tensors.op_params import (
+    TENSOR_KINDS,
     ParamError,
     ParamSpec,
     format_param,
@@ -278,7 +279,7 @@ def _input_tensors(op: OpSpec, input_name, raw, tensors) -> dict[str, torch.Tens
     names = [input_name] if op.takes_input else []
     for spec in op.params:
         text = (raw.get(spec.name) or "").strip()
-        if spec.kind in ("tensor", "tensor_or_number") and text in tensors:
+        if spec.kind in (*TENSOR_KINDS, "tensor_or_number") and text in tensors:
             names.append(text)
         elif spec.kind == "tensors":
             names += [n for n in tensor_names(text) if n in tensors]

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from tensorviz.core.explain.errors import explain_error
 from tensorviz.core.tensors.identity import Verdict, view_verdict
+from tensorviz.core.tensors.op_params import tensor_choices
 from tensorviz.core.tensors.workbench_actions import (
     ActionError,
     ActionOutcome,
@@ -350,9 +351,9 @@ class WorkbenchPanel(QWidget):
         self._highlight_in_list(self.selected or "")
 
     def _refresh_names(self) -> None:
-        names = self.workspace.names()
-        self.create_form.set_tensor_names(names)
-        self.operate_form.set_tensor_names(names)
+        choices = tensor_choices(self.workspace.tensors())
+        self.create_form.set_tensor_choices(choices)
+        self.operate_form.set_tensor_choices(choices)
 
     def _update_buttons(self) -> None:
         has = bool(self.selected)
