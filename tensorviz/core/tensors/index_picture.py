@@ -34,6 +34,9 @@ SAME_TARGET = (
     "{count} index elements write the same element of out: one write wins (torch says which "
     "only on the CPU; on a GPU the order is not defined)."
 )
+GATHER_LINK = "index{at} = {k}  →  out{at} = x{source} = {value}"
+SCATTER_LINK = "index{at} = {k}  →  out{result} = {value}"
+REPLACED = " (replaced by another write)"
 NOW_DIFFERENT = "x or index changed since: the picture shows them as they are now."
 
 
@@ -59,6 +62,7 @@ class IndexPicture:
     links: tuple[IndexLink, ...]
     formula: str
     notes: tuple[str, ...] = ()
+    shapes: tuple[tuple[int, ...], ...] = ()  # the real shapes of x, index and out
 
     def links_of_index(self, cell: tuple[int, int]) -> list[IndexLink]:
         return [link for link in self.links if link.index_cell == cell]
@@ -125,7 +129,37 @@ def index_picture(op: str, x: torch.Tensor, dim: int, index: torch.Tensor, value
         links,
         FORMULAS[(op, grid_dim if x.dim() == 2 else "1-D")],
         (text, *notes),
+        (tuple(x.shape), tuple(index.shape), tuple(result.shape)),
     )
+
+
+def _at(picture: IndexPicture, cell: tuple[int, int]) -> str:
+    """x[r][c] for a matrix, x[c] for a vector (drawn as one row)."""
+    return f"[{cell[1]}]" if len(picture.shapes[0]) == 1 else f"[{cell[0]}][{cell[1]}]"
+
+
+def _number(value) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def describe_links(picture: IndexPicture, links: list[IndexLink]) -> str:
+    """One line for the element a learner points at: what its index says and where it goes."""
+    parts = []
+    for link in links[:3]:
+        k = _number(picture.index[link.index_cell].item())
+        value = _number(picture.result[link.result_cell].item())
+        if picture.op == "gather":
+            text = GATHER_LINK.format(
+                at=_at(picture, link.index_cell), k=k, source=_at(picture, link.source_cell),
+                value=value,
+            )  # fmt: skip
+        else:
+            text = SCATTER_LINK.format(
+                at=_at(picture, link.index_cell), k=k, result=_at(picture, link.result_cell),
+                value=value,
+            ) + ("" if link.survives else REPLACED)  # fmt: skip
+        parts.append(text)
+    return ";  ".join(parts) + (" …" if len(links) > 3 else "")
 
 
 def picture_of_entry(workspace: Workspace, name: str) -> IndexPicture | None:

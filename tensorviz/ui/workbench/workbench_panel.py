@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from tensorviz.core.explain.errors import explain_error
 from tensorviz.core.tensors.identity import Verdict, view_verdict
+from tensorviz.core.tensors.index_picture import NoPictureError, picture_of_entry
 from tensorviz.core.tensors.op_params import tensor_choices
 from tensorviz.core.tensors.workbench_actions import (
     ActionError,
@@ -32,6 +33,7 @@ from tensorviz.ui.widgets.scrolling import scrolling
 from tensorviz.ui.workbench.action_forms import CreateForm, OperateForm
 from tensorviz.ui.workbench.background_action import BackgroundAction
 from tensorviz.ui.workbench.identity_card import IdentityCard
+from tensorviz.ui.workbench.index_picture_view import IndexPictureView
 from tensorviz.ui.workbench.value_view import ValueView
 from tensorviz.ui.workbench.workspace_column import WorkspaceColumn
 from tensorviz.ui.workbench.workspace_list import WorkspaceListModel
@@ -55,6 +57,7 @@ class WorkbenchPanel(QWidget):
         self.identity = IdentityCard()
         self.error_panel = ErrorPanel()
         self.values = ValueView()
+        self.index_picture = IndexPictureView()
         self.background = BackgroundAction()
         self._build_layout()
         self._connect()
@@ -79,6 +82,7 @@ class WorkbenchPanel(QWidget):
         card_layout.setContentsMargins(0, 0, 0, 0)
         card_layout.addWidget(self.error_panel)
         card_layout.addWidget(self.identity, 1)
+        card_layout.addWidget(self.index_picture)
         card_scroll = scrolling(card)
 
         forms = QWidget()
@@ -160,6 +164,7 @@ class WorkbenchPanel(QWidget):
         self.selected = name
         if name is None or name not in self.workspace:
             self.identity.show_entry(None)
+            self.index_picture.set_picture(None)
             self.history.clear()
             self.values.set_tensor(None)
             self.selection_changed.emit("")
@@ -171,11 +176,18 @@ class WorkbenchPanel(QWidget):
             }
             verdict = view_verdict(entry.tensor, inputs) if inputs else None
         self.identity.show_entry(entry, verdict, self.workspace.sharing(name), code)
+        self._show_index_picture(name)
         self.history.show_lineage(self.workspace, name)
         self.values.set_tensor(entry.tensor, name)
         self.operate_form.set_input(name)
         self._update_buttons()
         self.selection_changed.emit(name)
+
+    def _show_index_picture(self, name: str) -> None:
+        try:
+            self.index_picture.set_picture(picture_of_entry(self.workspace, name))
+        except NoPictureError as why:
+            self.index_picture.set_picture(None, str(why))
 
     # --- actions ---------------------------------------------------------------------------------
 
