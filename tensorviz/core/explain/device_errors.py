@@ -115,5 +115,12 @@ def explain_device(match, op, tensors, params) -> ErrorParts | None:
             f" {META_HAS_NO_DATA} Mixing it with a {other} tensor is refused exactly as mixing "
             "a GPU tensor with a CPU one would be."
         )
-        fix = "to plan shapes, put both on meta (b.to('meta')); in real code " + fix
+        names = params.get("input_names") or ()
+        off_meta = [
+            names[i] if i < len(names) and names[i] else "b"
+            for i, t in enumerate(tensors[:2])
+            if t.device.type != "meta"
+        ]
+        to_meta = f"{off_meta[0] if off_meta else 'b'}.to('meta')"
+        fix = f"to plan shapes, put both on meta ({to_meta}); in real code " + fix
     return "device_mismatch", "All tensors in one operation must be on the same device", why, fix

@@ -31,6 +31,7 @@ from tensorviz.core.tensors.summary import (
     dtype_name,
     heading,
     histogram,
+    no_values_note,
     summarize,
 )
 from tensorviz.ui.widgets.layout_clearing import clear_layout
@@ -194,6 +195,9 @@ class ValueView(QWidget):
     def set_tensor(self, tensor: torch.Tensor | None, name: str = "") -> None:
         self._generation += 1
         self._pool.clear()  # jobs for earlier tensors that have not started are not needed
+        note = no_values_note(tensor) if tensor is not None else None
+        if note is not None:  # e.g. a meta tensor: nothing to tabulate, plot or summarise
+            tensor = None
         self._tensor = None if tensor is None else tensor.detach()
         self._name = name
         self._fixed = {}
@@ -201,7 +205,9 @@ class ValueView(QWidget):
         self._fill_dim_combos()
         self._update_slice()
         self._show_histogram(numpy.zeros(0), numpy.zeros(0))
-        if self._tensor is None:
+        if note is not None:
+            self.summary_label.setText(f"{name} = {note}" if name else note)
+        elif self._tensor is None:
             self.summary_label.setText("No tensor")
         elif self._tensor.numel() > BACKGROUND_THRESHOLD:
             tensor = self._tensor
