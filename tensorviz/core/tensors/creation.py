@@ -307,6 +307,8 @@ CREATIONS: tuple[CreationSpec, ...] = (
     ),
 )
 CREATIONS_BY_NAME = {spec.name: spec for spec in CREATIONS}
+# One click each in the Workbench (the quick-create row): the factories that take a shape.
+QUICK_CREATIONS = ("zeros", "ones", "rand", "randn")
 
 
 def _needed_bytes(spec: CreationSpec, params: dict, options: CreationOptions) -> int:

@@ -34,6 +34,7 @@ from tensorviz.ui.workbench.action_forms import CreateForm, OperateForm
 from tensorviz.ui.workbench.background_action import BackgroundAction
 from tensorviz.ui.workbench.identity_card import IdentityCard
 from tensorviz.ui.workbench.index_picture_view import IndexPictureView
+from tensorviz.ui.workbench.quick_create import QuickCreateRow
 from tensorviz.ui.workbench.value_view import ValueView
 from tensorviz.ui.workbench.workspace_column import WorkspaceColumn
 from tensorviz.ui.workbench.workspace_list import WorkspaceListModel
@@ -51,6 +52,7 @@ class WorkbenchPanel(QWidget):
         self.last_outcome: ActionOutcome | None = None
         self.list_model = WorkspaceListModel(workspace, self)
         self.create_form = CreateForm()
+        self.quick_create = QuickCreateRow()
         self.operate_form = OperateForm()
         for form in (self.create_form, self.operate_form):
             form.set_devices(devices or ["cpu"])
@@ -88,6 +90,7 @@ class WorkbenchPanel(QWidget):
         forms = QWidget()
         forms_layout = QVBoxLayout(forms)
         forms_layout.setContentsMargins(0, 0, 0, 0)
+        forms_layout.addWidget(self.quick_create)
         forms_layout.addWidget(self.tabs, 1)
         forms_layout.addWidget(self.background)
         top = QSplitter(Qt.Orientation.Horizontal)
@@ -112,6 +115,7 @@ class WorkbenchPanel(QWidget):
     def _connect(self) -> None:
         self.list_view.selectionModel().currentChanged.connect(self._on_current_changed)
         self.create_form.create_requested.connect(self._on_create_requested)
+        self.quick_create.create_requested.connect(self._on_quick_create_requested)
         self.operate_form.apply_requested.connect(self._on_apply_requested)
         self.identity.tensor_link_activated.connect(self.select)
         self.history.step_clicked.connect(self.select)
@@ -252,11 +256,18 @@ class WorkbenchPanel(QWidget):
     def _on_busy_changed(self, busy: bool) -> None:
         for form in (self.create_form, self.operate_form):
             form.button.setEnabled(not busy)
+        self.quick_create.set_enabled(not busy)
 
     def _on_create_requested(self, kind: str, params: dict, options, name: str) -> None:
         if problem := self.create_form.seed_problem():
             self._show_problem(input_problem(problem).explained)
             return
+        self._create(kind, params, options, name)
+
+    def _on_quick_create_requested(self, kind: str, params: dict, options, name: str) -> None:
+        self._create(kind, params, options, name)  # no seed field in the quick row
+
+    def _create(self, kind: str, params: dict, options, name: str) -> None:
         self._perform(
             self._prepare(
                 lambda: prepare_creation(self.workspace, kind, params, options, name or None)
