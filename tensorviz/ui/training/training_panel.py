@@ -23,6 +23,7 @@ from tensorviz.core.training.report import (
     explain_divergence,
     explain_setup_problem,
     save_parameters,
+    tutorial_table,
     write_history_csv,
 )
 from tensorviz.core.training.trainer import (
@@ -267,6 +268,7 @@ class TrainingPanel(QWidget):
             last = records[-1]
             self.gradient_view.show_record(last)
             self.results_view.show_record(last, final=last.epoch >= self.info.config.epochs)
+            self.results_view.add_tutorial_lines(tutorial_table(records, self.info.config.epochs))
             self._show_progress()
         self._records_handled.emit()  # backpressure: now the worker may send the next batch
 
