@@ -202,9 +202,13 @@ def prepare_operation(
         except WorkspaceError as error:
             raise input_problem(str(error)) from None
 
+    # How each input was written where that matters to an explanation (`K.T` on 3-D K).
+    written = tuple(_written_as(workspace, name) for name in inputs)
+
     def explained(error: Exception) -> ActionError:
+        params = {**values, "input_exprs": written}
         return ActionError(
-            explain_error(error, op_name, list(inputs.values()), values, list(inputs))
+            explain_error(error, op_name, list(inputs.values()), params, list(inputs))
         )
 
     if op.inplace:  # a write into workspace memory: done by `finish`, on the workspace's thread
@@ -272,6 +276,12 @@ def _torch_warns_every_time():
         yield
     finally:
         torch.set_warn_always(before)
+
+
+def _written_as(workspace: Workspace, name: str) -> str:
+    """`K.T` for a tensor the Workbench made with .T (its code line), else its name."""
+    provenance = workspace.entry(name).provenance
+    return provenance.code if provenance.op == "T" and provenance.code else name
 
 
 def _input_tensors(op: OpSpec, input_name, raw, tensors) -> dict[str, torch.Tensor]:

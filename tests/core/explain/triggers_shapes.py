@@ -134,6 +134,40 @@ def q_at_k_dot_t_in_a_script():
     return case
 
 
+@trigger("broadcast")
+def q_at_k_dot_t_in_the_workbench():
+    from tensorviz.core.tensors.workbench_actions import ActionError, apply_operation
+    from tensorviz.core.tensors.workspace import Provenance, Workspace
+
+    ws = Workspace()
+    for name in ("Q", "K"):
+        ws.add_tensor(name, torch.randn(2, 5, 8), Provenance("randn", ""))
+    with torch_warnings():
+        made = apply_operation(ws, "T", "K", {})
+    assert any("x.T" in note for note in made.notes)  # the Workbench shows torch's warning
+    error = raised_action(lambda: apply_operation(ws, "matmul", "Q", {"other": "K_T"}), ActionError)
+    explained = error.explained
+    q, k = ws.tensor("Q"), ws.tensor("K")
+    reversed_k = k.permute(2, 1, 0)  # what .T gives (without using up torch's one warning)
+    case = Case(explained, explained.torch_message, sizes_of([q, k, reversed_k, k.mT, q @ k.mT]))
+    case.dtypes.add(torch.float32)
+    assert "K.T is [8, 5, 2]" in explained.explanation
+    fix_gives(case, "Q @ K.mT", {"Q": q, "K": k})
+    reordered = apply_operation(ws, "transpose", "K", {"dim0": "-2", "dim1": "-1"})  # in the
+    (name,) = reordered.created  # Workbench: K.transpose(-2, -1), as the fix says
+    assert apply_operation(ws, "matmul", "Q", {"other": name}).created
+    assert "K.transpose(-2, -1)" in explained.fix
+    return case
+
+
+def raised_action(action, kind):
+    try:
+        action()
+    except kind as error:
+        return error
+    raise AssertionError("the action did not fail")
+
+
 @trigger("expand")
 def expand_of_a_non_singleton_dim():
     x = torch.randn(2, 3)
