@@ -8,24 +8,18 @@ from test_workbench_panel import apply
 
 from tensorviz.core.tensors.workspace import Provenance, Workspace
 from tensorviz.ui.workbench.action_forms import select_data
-from tensorviz.ui.workbench.workbench_panel import WorkbenchPanel
 
 SCORES = torch.tensor([[0.1, 0.7, 0.2], [0.5, 0.3, 0.2], [0.2, 0.2, 0.6], [0.9, 0.05, 0.05]])
 LABELS = torch.tensor([[1], [0], [2], [0]])
 
 
 @pytest.fixture
-def panel(qtbot):
+def panel(open_panel):
     workspace = Workspace()
     workspace.add_tensor("scores", SCORES.clone(), Provenance("tensor", ""))
     workspace.add_tensor("labels", LABELS.clone(), Provenance("tensor", ""))
     workspace.add_tensor("weights", torch.ones(4, 1), Provenance("ones", ""))
-    widget = WorkbenchPanel(workspace, ["cpu"])
-    qtbot.addWidget(widget)
-    widget.resize(1200, 800)
-    widget.show()
-    yield widget
-    widget.shutdown()
+    return open_panel(workspace)
 
 
 def test_the_index_input_offers_only_int64_tensors(panel):

@@ -6,22 +6,13 @@ import torch
 from PySide6.QtCore import Qt
 
 from tensorviz.core.tensors.creation import CREATIONS_BY_NAME, QUICK_CREATIONS
-from tensorviz.core.tensors.workbench_actions import populate_default_workspace
-from tensorviz.core.tensors.workspace import Workspace
-from tensorviz.ui.workbench.workbench_panel import WorkbenchPanel
 
 
 @pytest.fixture
-def panel(qtbot):
-    workspace = Workspace()
-    populate_default_workspace(workspace)
-    widget = WorkbenchPanel(workspace, ["cpu"])
-    qtbot.addWidget(widget)
-    widget.resize(1200, 800)
-    widget.show()
+def panel(open_panel, qtbot):
+    widget = open_panel()
     qtbot.waitExposed(widget)
-    yield widget
-    widget.shutdown()
+    return widget
 
 
 def test_every_quick_creation_takes_a_shape():
