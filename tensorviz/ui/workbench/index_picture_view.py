@@ -9,9 +9,16 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from tensorviz.core.tensors.index_picture import IndexLink, IndexPicture, describe_links
+from tensorviz.core.tensors.index_picture import (
+    IndexLink,
+    IndexPicture,
+    NoPictureError,
+    describe_links,
+    picture_of_entry,
+)
+from tensorviz.core.tensors.workspace import Workspace
 
-CELL, GAP, TOP, MARGIN = 30, 56, 24, 6
+CELL, SMALL_CELL, TEXT_FROM, GAP, TOP, MARGIN = 30, 14, 22, 56, 24, 6  # px
 SOURCE_COLOUR = QColor("#e9a23b")  # the element of x read (or overwritten)
 INDEX_COLOUR = QColor("#2a9d8f")
 RESULT_COLOUR = QColor("#8d5fd3")
@@ -32,13 +39,16 @@ class IndexGrids(QWidget):
         super().__init__(parent)
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        policy.setHeightForWidth(True)  # cells shrink to fit a narrow card, rows follow
+        self.setSizePolicy(policy)
         self.picture: IndexPicture | None = None
         self.selected: tuple[str, tuple[int, int]] = ("index", (0, 0))
 
     def set_picture(self, picture: IndexPicture | None) -> None:
         self.picture = picture
         self.selected = ("index", (0, 0))
+        self.setFixedHeight(self.heightForWidth(self.width()))
         self.updateGeometry()
         self.update()
 
@@ -67,12 +77,25 @@ class IndexGrids(QWidget):
         picture = self.picture
         return {"x": picture.source, "index": picture.index, "out": picture.result}[grid]
 
+    def _columns(self) -> int:
+        return sum(self._array(g).shape[1] for g in GRIDS)
+
+    def cell_size(self, width: int | None = None) -> int:
+        """Cells as large as CELL, smaller when the widget is narrower (at least SMALL_CELL)."""
+        width = self.width() if width is None else width
+        room = (width - 2 * MARGIN - 2 * GAP) // max(self._columns(), 1)
+        return max(SMALL_CELL, min(CELL, room))
+
+    def _width_at(self, cell: int) -> int:
+        grids = sum(max(self._array(g).shape[1] * cell, self._caption_width(g)) for g in GRIDS)
+        return grids + 2 * GAP + 2 * MARGIN
+
     def _origin(self, grid: str) -> QPointF:
-        x = MARGIN
+        x, cell = MARGIN, self.cell_size()
         for name in GRIDS:
             if name == grid:
                 break
-            x += max(self._array(name).shape[1] * CELL, self._caption_width(name)) + GAP
+            x += max(self._array(name).shape[1] * cell, self._caption_width(name)) + GAP
         return QPointF(x, TOP)
 
     def _caption(self, grid: str) -> str:
@@ -84,8 +107,8 @@ class IndexGrids(QWidget):
         return QFontMetrics(bold).horizontalAdvance(self._caption(grid)) + 4
 
     def cell_rect(self, grid: str, cell: tuple[int, int]) -> QRectF:
-        origin = self._origin(grid)
-        return QRectF(origin.x() + cell[1] * CELL, origin.y() + cell[0] * CELL, CELL, CELL)
+        origin, size = self._origin(grid), self.cell_size()
+        return QRectF(origin.x() + cell[1] * size, origin.y() + cell[0] * size, size, size)
 
     def cell_at(self, point: QPointF) -> tuple[str, tuple[int, int]] | None:
         if self.picture is None:
@@ -96,24 +119,37 @@ class IndexGrids(QWidget):
             if point.x() < origin.x() or point.y() < origin.y():
                 continue
             row, column = (
-                int((point.y() - origin.y()) // CELL),
-                int((point.x() - origin.x()) // CELL),
+                int((point.y() - origin.y()) // self.cell_size()),
+                int((point.x() - origin.x()) // self.cell_size()),
             )
             if row < rows and column < columns:
                 return grid, (row, column)
         return None
 
+    def _rows(self) -> int:
+        return max(self._array(g).shape[0] for g in GRIDS)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        if self.picture is None:
+            return 0
+        return TOP + self._rows() * self.cell_size(width) + MARGIN
+
     def sizeHint(self) -> QSize:
         if self.picture is None:
             return QSize(0, 0)
-        out = self._origin("out").x() + max(
-            self._array("out").shape[1] * CELL, self._caption_width("out")
-        )
-        rows = max(self._array(g).shape[0] for g in GRIDS)
-        return QSize(int(out + MARGIN), TOP + rows * CELL + MARGIN)
+        return QSize(self._width_at(CELL), TOP + self._rows() * CELL + MARGIN)
 
     def minimumSizeHint(self) -> QSize:
-        return self.sizeHint()
+        if self.picture is None:
+            return QSize(0, 0)
+        return QSize(self._width_at(SMALL_CELL), TOP + self._rows() * SMALL_CELL + MARGIN)
+
+    def resizeEvent(self, event) -> None:
+        self.setFixedHeight(self.heightForWidth(self.width()))  # the rows follow the cell size
+        super().resizeEvent(event)
 
     # --- events ----------------------------------------------------------------------------------
 
@@ -180,9 +216,10 @@ class IndexGrids(QWidget):
                 painter.fillRect(rect, colour.lighter(175) if colour else BLANK)
                 painter.setPen(QPen(colour if colour else LINE, 2 if colour else 1))
                 painter.drawRect(rect.adjusted(1, 1, -1, -1))
-                painter.setPen(INK)
-                text = _value_text(array[row, column].item())
-                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+                if rect.width() >= TEXT_FROM:  # smaller cells show the links by colour only
+                    painter.setPen(INK)
+                    text = _value_text(array[row, column].item())
+                    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
     def _paint_link(self, painter: QPainter, link: IndexLink) -> None:
         index = self.cell_rect("index", link.index_cell)
@@ -221,6 +258,13 @@ class IndexPictureView(QFrame):
         layout.addWidget(self.caption)
         self.grids.cell_selected.connect(self._on_cell_selected)
         self.set_picture(None)
+
+    def show_entry(self, workspace: Workspace, name: str) -> None:
+        """The picture of workspace tensor `name` (core's picture_of_entry), or why not."""
+        try:
+            self.set_picture(picture_of_entry(workspace, name))
+        except NoPictureError as why:
+            self.set_picture(None, str(why))
 
     def set_picture(self, picture: IndexPicture | None, unavailable: str = "") -> None:
         """Show `picture`; with none, show `unavailable` (why not) or hide."""

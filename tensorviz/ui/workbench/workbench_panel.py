@@ -4,7 +4,7 @@ tensor (with errors explained above it) and its values. Gestures become core cal
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QInputDialog,
@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
 
 from tensorviz.core.explain.errors import explain_error
 from tensorviz.core.tensors.identity import Verdict, view_verdict
-from tensorviz.core.tensors.index_picture import NoPictureError, picture_of_entry
 from tensorviz.core.tensors.op_params import tensor_choices
 from tensorviz.core.tensors.workbench_actions import (
     ActionError,
@@ -85,7 +84,7 @@ class WorkbenchPanel(QWidget):
         card_layout.addWidget(self.error_panel)
         card_layout.addWidget(self.identity, 1)
         card_layout.addWidget(self.index_picture)
-        card_scroll = scrolling(card)
+        card_scroll = self.card_scroll = scrolling(card)
 
         forms = QWidget()
         forms_layout = QVBoxLayout(forms)
@@ -180,18 +179,15 @@ class WorkbenchPanel(QWidget):
             }
             verdict = view_verdict(entry.tensor, inputs) if inputs else None
         self.identity.show_entry(entry, verdict, self.workspace.sharing(name), code)
-        self._show_index_picture(name)
+        self.index_picture.show_entry(self.workspace, name)
         self.history.show_lineage(self.workspace, name)
         self.values.set_tensor(entry.tensor, name)
         self.operate_form.set_input(name)
         self._update_buttons()
         self.selection_changed.emit(name)
 
-    def _show_index_picture(self, name: str) -> None:
-        try:
-            self.index_picture.set_picture(picture_of_entry(self.workspace, name))
-        except NoPictureError as why:
-            self.index_picture.set_picture(None, str(why))
+    def _scroll_to_index_picture(self) -> None:
+        self.card_scroll.ensureWidgetVisible(self.index_picture, 0, 0)
 
     # --- actions ---------------------------------------------------------------------------------
 
@@ -285,6 +281,8 @@ class WorkbenchPanel(QWidget):
         if outcome.created:
             first = outcome.created[0]
             self.select(first, outcome.verdicts.get(first), outcome.code)
+            if self.index_picture.isVisibleTo(self):  # gather/scatter: bring its picture in view
+                QTimer.singleShot(0, self._scroll_to_index_picture)
             if outcome.verdicts:  # an operation; a creation has no view/copy verdict
                 self.operate_form.result_name.clear()
                 parts = f" ({len(outcome.created)} parts)" if len(outcome.created) > 1 else ""
