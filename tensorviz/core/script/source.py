@@ -11,7 +11,7 @@ import ast
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from types import CodeType, TracebackType
+from types import CodeType
 
 import torch
 
@@ -182,13 +182,3 @@ def current_script_line(frame) -> int:
             return frame.f_lineno or 0
         frame = frame.f_back
     return 0
-
-
-def innermost_script_frame(tb: TracebackType | None):
-    """The frame object of the last script line in a traceback (its locals name the tensors)."""
-    frame = None
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == SCRIPT_FILENAME:
-            frame = tb.tb_frame
-        tb = tb.tb_next
-    return frame
