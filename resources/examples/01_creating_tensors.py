@@ -2,6 +2,8 @@
 # promises: scalar, vector, matrix, images, zeros, eye, noise, labels, steps, uninitialised
 # Every way a learner makes a tensor; run it and click each name in the Workbench.
 
+import torch
+
 torch.manual_seed(0)  # the same "random" numbers on every run
 
 scalar = torch.tensor(3)  # 0-d: a single number, shape []

@@ -2,6 +2,8 @@
 # promises: x, x_t, x_view, row, x_contig, col, col_expanded, col_repeated
 # Views share storage with their base; copies get their own. Open them in the Memory layout.
 
+import torch
+
 x = torch.arange(12).reshape(3, 4)  # contiguous: strides (4, 1)
 x_t = x.T  # transpose: a view with strides (1, 4), not contiguous
 x_view = x.view(4, 3)  # view needs a compatible layout: fine on contiguous x

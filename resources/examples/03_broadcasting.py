@@ -2,6 +2,8 @@
 # promises: a, b, total, column, row_vec, surprise, scaled
 # Shapes are aligned from the right; each pair of sizes must be equal or contain a 1.
 
+import torch
+
 a = torch.ones(3, 1, 5)
 b = torch.arange(2.0).reshape(2, 1)
 total = a + b  # (3, 1, 5) with (2, 1) → (3, 2, 5)

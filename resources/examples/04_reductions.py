@@ -2,6 +2,8 @@
 # promises: scores, col_sums, row_means, row_means_kept, best, best_class
 # dim=0 collapses the rows (one result per column); dim=1 collapses the columns.
 
+import torch
+
 scores = torch.tensor([[0.1, 0.7, 0.2], [0.5, 0.3, 0.2], [0.2, 0.2, 0.6], [0.9, 0.05, 0.05]])
 col_sums = scores.sum(dim=0)  # shape [3]
 row_means = scores.mean(dim=1)  # shape [4]

@@ -2,6 +2,9 @@
 # promises: shared, copied, back
 # torch.from_numpy shares memory with the array; torch.tensor(arr) copies it.
 
+import numpy as np
+import torch
+
 arr = np.arange(6, dtype=np.float32)
 shared = torch.from_numpy(arr)  # zero-copy: the same bytes
 copied = torch.tensor(arr)  # its own copy

@@ -3,6 +3,8 @@
 # Each operation on a tensor that requires grad records a node;
 # backward() walks the nodes back to the leaves.
 
+import torch
+
 x = torch.tensor(2.0, requires_grad=True)
 y = x**2 + 3 * x  # dy/dx = 2x + 3 = 7 at x = 2
 y.backward()

@@ -2,6 +2,9 @@
 # promises: x, y, w, b, loss
 # The reference experiment: learn w ≈ 2.5 and b ≈ 1.8 from noisy points by gradient descent.
 
+import numpy as np
+import torch
+
 np.random.seed(42)
 x_np = np.random.rand(100, 1) * 10
 y_np = 2.5 * x_np + 1.8 + 2 * np.random.randn(100, 1)

@@ -4,6 +4,8 @@
 # To see the app's explanation of one (why it happened, with your sizes, and the fix), run
 # its line on its own, without the try/except: e.g. a new script with  a @ b
 
+import torch
+
 a = torch.randn(2, 3)
 b = torch.randn(4, 5)
 try:

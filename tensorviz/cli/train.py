@@ -1,7 +1,7 @@
 """`tensorviz train`: the Training area's trainer, headless.
 
 tensorviz train [--epochs N --lr F --optimizer manual|sgd|adam --momentum F --device D
-                 --seed S --n N --noise F] [--json | --csv FILE]
+                 --seed S --n N --noise F] [--json | --csv FILE | --tutorial]
 """
 
 from __future__ import annotations
@@ -30,6 +30,11 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--noise", type=float, default=2.0, help="noise std (default 2)")
     parser.add_argument("--data", metavar="FILE", help="your own x, y from a .csv or .pt file")
     parser.add_argument("--csv", metavar="FILE", help="write the loss history as CSV to FILE")
+    parser.add_argument(
+        "--tutorial",
+        action="store_true",
+        help="print the tutorial's table: Epoch [100/500], Loss: … every 100 epochs",
+    )
 
 
 def _finite_or_none(value: float) -> float | None:
@@ -73,8 +78,8 @@ def _check_device(device: str) -> None:
 
 
 def _run_train(args: argparse.Namespace) -> int:
-    if args.json and args.csv:
-        raise CliInputError("choose one of --json and --csv")
+    if sum(map(bool, (args.json, args.csv, args.tutorial))) > 1:
+        raise CliInputError("choose one of --json, --csv and --tutorial")
     config = _config(args)
     _check_device(config.device)
     from tensorviz.core.training.data import TrainingConfigError
@@ -88,6 +93,8 @@ def _run_train(args: argparse.Namespace) -> int:
     history = trainer.run()
     if args.json:
         print_json(_json_report(trainer))
+    elif args.tutorial:
+        _print_tutorial(trainer)
     elif args.csv:
         try:
             write_history_csv(args.csv, history)
@@ -140,6 +147,16 @@ def _print_text(trainer) -> None:
         if true.true_w is not None:
             print(f"true           w = {true.true_w:.4f}  b = {true.true_b:.4f}")
         print(f"least squares  w = {ls_w:.4f}  b = {ls_b:.4f}")
+
+
+def _print_tutorial(trainer) -> None:
+    from tensorviz.core.training.report import tutorial_table
+
+    for line in tutorial_table(trainer.history, trainer.config.epochs):
+        print(line)
+    if trainer.history:
+        last = trainer.history[-1]
+        print(f"w = {last.w:.4f}, b = {last.b:.4f}")
 
 
 def _report_stop(trainer) -> int:

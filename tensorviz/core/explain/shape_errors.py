@@ -1,49 +1,18 @@
-"""Explanations for torch errors about shapes, strides and indices.
-
-Each explainer gets the regex match on torch's message plus what the caller knows (op name,
-input tensors, op parameters) and returns ``(kind, title, explanation, fix)``, or None when it
-cannot say anything better than the generic fallback. ``error_explanations`` owns the public API.
-"""
+"""Explanations for torch errors about shapes, strides and indices: view on a layout it cannot
+read, element counts, broadcasting, expand, writes into stride-0 memory, cat/stack, dims and
+indices out of range. The contract of an explainer is in rules.py; errors.py dispatches."""
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
-import torch
+from tensorviz.core.explain.matmul_errors import explain_batch_broadcast
+from tensorviz.core.explain.rules import ErrorParts, Rule, first_name, format_shape, rule_into
 
-ErrorParts = tuple[str, str, str, str]
-Explainer = Callable[
-    [re.Match, str | None, Sequence[torch.Tensor], Mapping[str, object]], ErrorParts | None
-]
-
-MATMUL_OPS = {"matmul", "mm", "bmm", "@", "__matmul__", "mv", "dot", "linear", "einsum"}
-
-
-SHAPE_RULES: list[tuple[str, Explainer]] = []  # in definition order: the first match wins
-
-
-def rule_into(rules: list[tuple[str, Explainer]]):
-    """A decorator `@rule(pattern, ...)` that registers an explainer in `rules` for the torch
-    messages its patterns match."""
-
-    def rule(*patterns: str) -> Callable[[Explainer], Explainer]:
-        def register(explainer: Explainer) -> Explainer:
-            rules.extend((pattern, explainer) for pattern in patterns)
-            return explainer
-
-        return register
-
-    return rule
-
-
+SHAPE_RULES: list[Rule] = []  # in definition order: the first match wins
 _rule = rule_into(SHAPE_RULES)
-
-
-def format_shape(shape: Sequence[int]) -> str:
-    """``[2, 3, 4]``: the way torch prints sizes in its own messages."""
-    return "[" + ", ".join(str(int(size)) for size in shape) + "]"
 
 
 def parse_sizes(text: str) -> list[int]:
@@ -86,6 +55,29 @@ def _shape_param(params: Mapping[str, object]) -> str:
     return ", ".join(map(str, shape)) if isinstance(shape, (tuple, list)) else str(shape)
 
 
+@_rule(r"more than one element of the written-to tensor refers to a single memory location")
+def explain_expanded_write(match, op, tensors, params) -> ErrorParts:
+    why = (
+        "Some elements of the tensor you write into share one memory location (stride 0, as "
+        "made by expand() or broadcasting), so one write would land in many places."
+    )
+    if tensors:
+        x = tensors[0]
+        zero = [f"dim {d} (size {x.shape[d]})" for d in range(x.dim()) if x.stride(d) == 0]
+        distinct = math.prod(x.shape[d] for d in range(x.dim()) if x.stride(d))
+        why += (
+            f" Shape {format_shape(x.shape)}, strides {format_shape(x.stride())}: stride 0 at "
+            f"{', '.join(zero) or 'no dim'}; its {x.numel()} elements use {distinct} "
+            "memory locations."
+        )
+    name = first_name(params)
+    fix = (
+        f"{name} = {name}.clone() (or {name}.contiguous()) first, or build it with repeat() "
+        "instead of expand()"
+    )
+    return "expanded_write", "Cannot write into an expanded (stride-0) tensor", why, fix
+
+
 @_rule(r"view size is not compatible with input tensor's size and stride")
 def explain_view_non_contiguous(match, op, tensors, params) -> ErrorParts:
     title = "view() needs a compatible memory layout"
@@ -94,7 +86,7 @@ def explain_view_non_contiguous(match, op, tensors, params) -> ErrorParts:
         "view() never copies: it reads the same storage with new sizes and strides, so it can only "
         "merge dims that step through memory evenly, one after the other."
     )
-    name = (params.get("input_names") or ("x",))[0]
+    name = first_name(params)
     fix = f"use {name}.reshape({shape}) or {name}.contiguous().view({shape})"
     if tensors:
         x = tensors[0]
@@ -133,107 +125,13 @@ def explain_view_shape(match, op, tensors, params) -> ErrorParts:
     return "view_shape_invalid", title, why, fix
 
 
-MATMUL_RULE = "(..., M, K) @ (..., K, N) → (..., M, N): the K of a must equal the K of b."
-
-
-def _meta_matmul(a_shape, b_shape) -> list[int] | None:
-    """Ask torch itself (on shape-only meta tensors) whether a product fits and what it gives."""
-    try:
-        a, b = torch.empty(a_shape, device="meta"), torch.empty(b_shape, device="meta")
-        return list(torch.matmul(a, b).shape)
-    except Exception:  # noqa: BLE001 — any refusal just means "this suggestion does not fit"
-        return None
-
-
-def _transpose_suggestions(a_shape: list[int], b_shape: list[int]) -> list[str]:
-    def swapped(shape):
-        return shape[:-2] + shape[-2:][::-1] if len(shape) >= 2 else shape
-
-    ta = "a.T" if len(a_shape) == 2 else "a.mT"
-    tb = "b.T" if len(b_shape) == 2 else "b.mT"
-    tries = [(f"{ta} @ b", swapped(a_shape), b_shape), (f"a @ {tb}", a_shape, swapped(b_shape))]
-    fits = []
-    for text, left, right in tries:
-        if len(left) >= 2 or len(right) >= 2:
-            result = _meta_matmul(left, right)
-            if result is not None:
-                fits.append(f"{text} (gives {format_shape(result)})")
-    return fits
-
-
-def _matmul_mismatch(a_shape: list[int], b_shape: list[int]) -> tuple[str, str]:
-    k_a = a_shape[-1]
-    k_b = b_shape[-2] if len(b_shape) >= 2 else b_shape[0]
-    why = f"{MATMUL_RULE} Here a is {format_shape(a_shape)} and b is {format_shape(b_shape)}"
-    if k_a != k_b:
-        why += f": a's K is {k_a} but b's K is {k_b}."
-    else:
-        why += (
-            f"; K = {k_a} agrees, but the batch dims {format_shape(a_shape[:-2])} and "
-            f"{format_shape(b_shape[:-2])} (everything before the last two) do not broadcast."
-        )
-        return why, "make the batch dims equal, or 1 on one side so it broadcasts (unsqueeze)"
-    fits = _transpose_suggestions(a_shape, b_shape)
-    if fits:
-        return why, "transpose so the inner sizes meet: " + " or ".join(fits)
-    return why, "reshape so a's last size equals b's second-to-last; check the operand order"
-
-
-@_rule(
-    r"shapes cannot be multiplied \((?P<m>\d+)x(?P<k_a>\d+) and (?P<k_b>\d+)x(?P<n>\d+)\)",
-    r"size mismatch, got input \(\d+\), mat \((?P<m>\d+)x(?P<k_a>\d+)\), vec \((?P<k_b>\d+)\)",
-    r"must be a matrix|must be a 3D tensor|need to be at least 1D",
-    r"first two dimensions of batch2 tensor to be: \[(\d+), (\d+)\] but got: \[(\d+), (\d+)\]",
-    r"inconsistent tensor size, expected tensor \[(?P<len_a>\d+)\] and src \[(?P<len_b>\d+)\]",
-)
-def explain_matmul(match, op, tensors, params) -> ErrorParts | None:
-    title = "Matrix product: the inner sizes must agree"
-    message = match.string
-    shapes = [list(t.shape) for t in tensors[:2]]
-    if "must be a matrix" in message:
-        named = ", ".join(f"{format_shape(s)} ({len(s)}-D)" for s in shapes)
-        why = "mm() multiplies exactly two 2-D matrices" + (f"; got {named}." if shapes else ".")
-        fix = "use a @ b (torch.matmul), which also accepts vectors and batches, or reshape to 2-D"
-        return "matmul_shape", "mm() works on 2-D matrices only", why, fix
-    both_known = len(shapes) == 2 and min(len(s) for s in shapes) >= 1
-    if "first two dimensions of batch2" in message and op != "bmm" and both_known:
-        why, fix = _matmul_mismatch(*shapes)  # a @ b broadcast to a bmm: the inner sizes differ
-        return "matmul_shape", title, why, fix
-    if "3D tensor" in message or "first two dimensions of batch2" in message:
-        why = "bmm() multiplies two batches (B, M, K) @ (B, K, N): both 3-D, same B."
-        if shapes:
-            why += " Got " + " and ".join(format_shape(s) for s in shapes) + "."
-        elif match.lastindex:
-            b, k, got_b, got_k = (int(g) for g in match.groups())
-            why += f" b should start with [B, K] = [{b}, {k}] but starts with [{got_b}, {got_k}]."
-        fix = "use a @ b for other shapes (it broadcasts batch dims); unsqueeze(0) one matrix"
-        return "matmul_shape", "bmm() needs two 3-D batches of matrices", why, fix
-    if "at least 1D" in message:
-        fix = "use * to multiply by a 0-d scalar tensor; @ is for vectors and matrices"
-        return "matmul_shape", title, "matmul needs at least 1-D operands.", fix
-    if both_known:
-        why, fix = _matmul_mismatch(*shapes)
-        return "matmul_shape", title, why, fix
-    found = {name: int(value) for name, value in match.groupdict().items() if value}
-    if "k_b" in found:  # "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)"
-        a_shape = [found["m"], found["k_a"]]
-        b_shape = [found["k_b"], found["n"]] if "n" in found else [found["k_b"]]
-        why, fix = _matmul_mismatch(a_shape, b_shape)
-        return "matmul_shape", title, why, fix
-    if "len_a" in found and op in MATMUL_OPS:  # 1-D @ 1-D: "expected tensor [3] and src [4]"
-        why = f"A dot product needs equal lengths; got {found['len_a']} and {found['len_b']}."
-        return "matmul_shape", title, why, "slice or pad so both vectors have the same length"
-    return None
-
-
 @_rule(
     r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at \S+ dimension (\d+)"
 )
 def explain_broadcast(match, op, tensors, params) -> ErrorParts:
     size_a, size_b, dim = (int(g) for g in match.groups())
-    if op in MATMUL_OPS and len(tensors) >= 2 and min(t.dim() for t in tensors[:2]) >= 1:
-        why, fix = _matmul_mismatch(list(tensors[0].shape), list(tensors[1].shape))
-        return "matmul_shape", "Matrix product: batch dims must broadcast", why, fix
+    if in_product := explain_batch_broadcast(op, tensors, params):
+        return in_product
     why = (
         "Broadcasting aligns shapes from the right, pads the shorter with 1s, and then each "
         "pair of sizes must be equal or contain a 1 (the 1 is stretched). "
@@ -246,8 +144,10 @@ def explain_broadcast(match, op, tensors, params) -> ErrorParts:
     why += f"At dim {dim} the sizes are {size_a} and {size_b}: neither is 1 to stretch."
     fix = (
         f"make dim {dim} agree — equal sizes, or a size-1 axis on one side (unsqueeze / "
-        "[:, None]) where it should stretch; if you meant a matrix product, use @"
+        "[:, None]) where it should stretch"
     )
+    if op in ("mul", "*", "__mul__"):
+        fix += "; * multiplies element by element: for a matrix product use @"
     return "broadcast", "These shapes cannot be broadcast together", why, fix
 
 

@@ -2,16 +2,14 @@
 to Python and NumPy, nn layers (conv, LayerNorm, BatchNorm), losses and class targets, autograd
 version counters and hooks, optimizers and state dicts.
 
-Same contract as shape_error_explanations: each explainer gets the regex match on torch's
-message (plus the op, tensors and params the caller knows) and returns
-``(kind, title, explanation, fix)``; numbers come from torch's own message.
+The contract of an explainer is in rules.py; numbers come from torch's own message.
 """
 
 from __future__ import annotations
 
-from tensorviz.core.explain.shape_errors import Explainer, rule_into
+from tensorviz.core.explain.rules import Rule, rule_into
 
-USAGE_RULES: list[tuple[str, Explainer]] = []  # in definition order: the first match wins
+USAGE_RULES: list[Rule] = []  # in definition order: the first match wins
 _rule = rule_into(USAGE_RULES)
 
 
@@ -76,14 +74,21 @@ def explain_ragged_list(match, op, tensors, params):
 # --- dtypes an operation does not support ---------------------------------------------------------
 
 
-@_rule(r"\"(?P<kernel>\w+)\" not implemented for '(?P<dtype>\w+)'")
+@_rule(r"\"(?P<kernel>\w+)\" not implemented for '(?P<dtype>[\w:]+)'")
 def explain_kernel_dtype(match, op, tensors, params):
     kernel, dtype = match["kernel"], match["dtype"]
-    why = (
-        f"torch has no {kernel} kernel for {dtype} tensors: random normals, most maths "
-        "functions and anything autograd differentiates need floating point."
-    )
-    fix = "use a float dtype (dtype=torch.float32, or t.float()); torch.randint for integers"
+    if dtype in ("Half", "BFloat16", "c10::Half", "c10::BFloat16"):
+        why = (
+            f"torch has no {kernel} kernel for {dtype} on this device: the 16-bit floats are "
+            "meant for GPUs, and the CPU lacks some of their kernels."
+        )
+        fix = "compute this step in float32: t.float(), then .to(torch.float16) back if needed"
+    else:
+        why = (
+            f"torch has no {kernel} kernel for {dtype} tensors: random normals, most maths "
+            "functions and anything autograd differentiates need floating point."
+        )
+        fix = "use a float dtype (dtype=torch.float32, or t.float()); torch.randint for integers"
     return "kernel_dtype", f"This operation does not support {dtype}", why, fix
 
 
@@ -249,9 +254,9 @@ def explain_empty_optimizer(match, op, tensors, params):
 
 @_rule(r"(?P<what>dropout) probability has to be between 0 and 1, but got (?P<p>\S+)")
 def explain_probability(match, op, tensors, params):
-    why = f"p is the probability of zeroing each element, so it lies in [0, 1]; got {match['p']}."
+    why = f"p is the chance of zeroing each element, so it lies between 0 and 1; got {match['p']}."
     fix = "use e.g. nn.Dropout(0.5)"
-    return "bad_probability", "A probability outside [0, 1]", why, fix
+    return "bad_probability", "A probability must lie between 0 and 1", why, fix
 
 
 @_rule(r"Error\(s\) in loading state_dict for (?P<module>\w+)")

@@ -1,7 +1,8 @@
 """The example scripts shipped in resources/examples, one per section of the concept catalogue.
 
 Each file starts with machine-readable header lines: `# title: …` (the menu entry) and
-`# promises: a, b, c` (the tensors it leaves in the workspace once run; a test holds it to that).
+`# promises: a, b, c` (the tensors it leaves in the workspace once run; a test holds it to that),
+then its imports, as the tutorials write them: every example also runs as `python FILE.py`.
 """
 
 from __future__ import annotations

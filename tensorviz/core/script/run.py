@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import builtins
 import ctypes
-import re
 import sys
 import threading
 import time
@@ -35,19 +34,18 @@ import numpy as np
 import torch
 from torch.overrides import TorchFunctionMode
 
-from tensorviz.core.explain.errors import ExplainedError, explain_error
+from tensorviz.core.explain.errors import ExplainedError
 from tensorviz.core.script.capture import ScriptCapture, capture_namespace
+from tensorviz.core.script.failing_operation import explain_script_error
 from tensorviz.core.script.failure_titles import ScriptInputError, python_failure
 from tensorviz.core.script.interpreter import missing_module_explained
 from tensorviz.core.script.output import ScriptOutput, captured_output
 from tensorviz.core.script.settings import recursion_limit_kept, torch_settings_kept
 from tensorviz.core.script.source import (
-    SCRIPT_FILENAME,
     ScriptSyntaxError,
     binding_lines,
     compile_script,
     current_script_line,
-    innermost_script_frame,
     trim_traceback,
 )
 from tensorviz.core.tensors.workspace_snapshot import WorkspaceSnapshot
@@ -295,11 +293,7 @@ class ScriptRun:
 
     def _failure(self, error: BaseException) -> tuple[int, None, ScriptFailure]:
         trimmed = trim_traceback(error, self.source)
-        frame = innermost_script_frame(error.__traceback__)
-        tensors = _tensors_on_line(frame, self.source) if frame is not None else {}
-        explained = python_failure(error) or explain_error(
-            error, None, list(tensors.values()), None, list(tensors)
-        )
+        explained = python_failure(error) or explain_script_error(error, self.source)
         if isinstance(error, SystemExit):
             explained = ExplainedError(
                 "exit", f"The script called exit({error.code!r})", "", "", ""
@@ -328,21 +322,6 @@ class ScriptRun:
                 return
             except ScriptStopped:
                 continue
-
-
-def _tensors_on_line(frame, source: str) -> dict[str, torch.Tensor]:
-    """The tensors named on the frame's line, in the order they appear (`y = w @ x` → w, x), so
-    an explanation can name their shapes."""
-    lines = source.splitlines()
-    line = frame.f_lineno or 0
-    text = lines[line - 1] if frame.f_code.co_filename == SCRIPT_FILENAME and line else ""
-    scope = {**frame.f_globals, **frame.f_locals}
-    tensors = {}
-    for name in re.findall(r"[A-Za-z_]\w*", text.split("#")[0]):
-        value = scope.get(name)
-        if isinstance(value, torch.Tensor) and name not in tensors:
-            tensors[name] = value
-    return tensors
 
 
 def _raised_in_torch(error: BaseException) -> bool:

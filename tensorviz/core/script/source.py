@@ -15,8 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import CodeType, TracebackType
 
+import torch
+
 SCRIPT_FILENAME = "<script>"
 _CORE_DIR = Path(__file__).resolve().parent
+_TORCH_DIR = Path(torch.__file__).resolve().parent
 
 
 @dataclass(frozen=True)
@@ -140,13 +143,17 @@ def trim_traceback(error: BaseException, source: str) -> TrimmedTraceback:
     """The traceback from the first frame of the user's script on: our runner's frames are
     noise. Script frames show their source line (exec'd code has no file to read it from).
     Repeated frames are folded as Python folds them ("[Previous line repeated 996 more
-    times]"), walking the traceback once: a recursion a million calls deep is read without
-    building a million frame records."""
+    times]"), walking the traceback without building a record per frame: a recursion a million
+    calls deep stays cheap. Below the script's last line, frames that are all torch's own
+    internals fold into one line."""
     lines = source.splitlines()
+    last_script, torch_tail = _script_end(error.__traceback__)
     parts = ["Traceback (most recent call last):\n"]
     failing = 0
     last, count = None, 0
-    for filename, lineno, name in _user_frames(error.__traceback__):
+    for position, (filename, lineno, name) in enumerate(_user_frames(error.__traceback__)):
+        if torch_tail and position > last_script:
+            break
         if filename == SCRIPT_FILENAME:
             failing = lineno or failing
         if (filename, lineno, name) != last:
@@ -163,8 +170,25 @@ def trim_traceback(error: BaseException, source: str) -> TrimmedTraceback:
         if text:
             parts.append(f"    {text}\n")
     parts.extend(_repeated(count))
+    if torch_tail:
+        parts.append(
+            f"  (torch's own {torch_tail} frame{'s' if torch_tail != 1 else ''} below, hidden)\n"
+        )
     parts.extend(traceback.format_exception_only(type(error), error))
     return TrimmedTraceback("".join(parts), failing)
+
+
+def _script_end(tb: TracebackType | None) -> tuple[int, int]:
+    """(position of the script's last frame among the user frames, how many frames follow it
+    when every one of them is torch's own; else 0)."""
+    last_script, after, all_torch = -1, 0, True
+    for position, (filename, _line, _name) in enumerate(_user_frames(tb)):
+        if filename == SCRIPT_FILENAME:
+            last_script, after, all_torch = position, 0, True
+        else:
+            after += 1
+            all_torch = all_torch and _in_torch(filename)
+    return last_script, (after if last_script >= 0 and after and all_torch else 0)
 
 
 # Python shows a repeated frame this often before folding the rest into one line
@@ -194,6 +218,11 @@ def _user_frames(tb: TracebackType | None):
 
 
 @functools.lru_cache(maxsize=256)  # asked once per frame: a deep recursion asks a million times
+def _in_torch(filename: str) -> bool:
+    return Path(filename).resolve().is_relative_to(_TORCH_DIR)
+
+
+@functools.lru_cache(maxsize=256)
 def _ours(filename: str) -> bool:
     """The runner's own frames (e.g. the stop check around every torch call) are noise."""
     return Path(filename).parent == _CORE_DIR
@@ -206,13 +235,3 @@ def current_script_line(frame) -> int:
             return frame.f_lineno or 0
         frame = frame.f_back
     return 0
-
-
-def innermost_script_frame(tb: TracebackType | None):
-    """The frame object of the last script line in a traceback (its locals name the tensors)."""
-    frame = None
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == SCRIPT_FILENAME:
-            frame = tb.tb_frame
-        tb = tb.tb_next
-    return frame

@@ -159,6 +159,18 @@ def _arange_3d(options: CreationOptions) -> Created:
     return Created(torch.arange(24).reshape(2, 3, 4), "torch.arange(24).reshape(2, 3, 4)")
 
 
+META_LESSON = (
+    "On the meta device: a shape and a dtype, no data, on any machine. Apply add to it with "
+    "other = x (a CPU tensor) and torch raises its real device error — the one a CUDA tensor "
+    "plus a CPU tensor raises — explained with the fix that picks one device."
+)
+
+
+def _meta_lesson(options: CreationOptions) -> Created:
+    tensor = torch.ones(2, 3, 4, device="meta")
+    return Created(tensor, "torch.ones(2, 3, 4, device='meta')", notes=(META_LESSON,))
+
+
 def _labels(options: CreationOptions) -> Created:
     tensor = torch.randint(0, 10, (32,), device=options.device)
     return Created(tensor, "torch.randint(0, 10, (32,))", notes=("Class labels are int64.",))
@@ -290,8 +302,13 @@ CREATIONS: tuple[CreationSpec, ...] = (
         random=True,
     ),
     CreationSpec("labels randint(0, 10, (32,))", "Presets", (), _labels, random=True),
+    CreationSpec(
+        "device lesson: ones(2, 3, 4) on meta", "Presets", (), _meta_lesson, uses_options=False
+    ),
 )
 CREATIONS_BY_NAME = {spec.name: spec for spec in CREATIONS}
+# One click each in the Workbench (the quick-create row): the factories that take a shape.
+QUICK_CREATIONS = ("zeros", "ones", "rand", "randn")
 
 
 def _needed_bytes(spec: CreationSpec, params: dict, options: CreationOptions) -> int:

@@ -71,7 +71,20 @@ def storage_key(tensor: torch.Tensor) -> tuple[str, int] | None:
     storage = tensor.untyped_storage()
     if storage.nbytes() == 0:
         return None
+    if tensor.device.type == "meta":  # no memory, every address 0: only views share a base
+        return ("meta", id(_root(tensor)))
     return (str(tensor.device), storage.data_ptr())
+
+
+def storage_numbers(tensors: Mapping[str, torch.Tensor]) -> dict[str, int]:
+    """1, 2, 3 … per storage, in order of first appearance: the same number, the same memory
+    (what the colours of a list say, also when there are more storages than colours)."""
+    numbers: dict[tuple, int] = {}
+    found = {}
+    for name, tensor in tensors.items():
+        key = storage_key(tensor) or ("empty", id(_root(tensor)))
+        found[name] = numbers.setdefault(key, len(numbers) + 1)
+    return found
 
 
 def _root(tensor: torch.Tensor) -> torch.Tensor:

@@ -36,7 +36,7 @@ class ParamError(ValueError):
 class ParamSpec:
     name: str
     kind: str  # int, optional_int, ints, float, number, bool, dtype, device, literal, tensor,
-    #            tensors, tensor_or_number, sizes, text, choice
+    #            index_tensor (int64 only), tensors, tensor_or_number, sizes, text, choice
     default: str = ""
     help: str = ""
     choices: tuple[str, ...] = ()
@@ -86,6 +86,29 @@ def _tensor(spec: ParamSpec, text: str, tensors: Mapping[str, torch.Tensor]) -> 
         known = ", ".join(tensors) or "none yet"
         raise ParamError(f"{spec.name}: there is no tensor named '{text}' (workspace: {known}).")
     return tensors[text]
+
+
+TENSOR_KINDS = ("tensor", "index_tensor")  # a parameter that names one workspace tensor
+
+
+def tensor_choices(tensors: Mapping[str, torch.Tensor]) -> dict[str, list[str]]:
+    """The workspace names a form may offer for each kind of tensor parameter: any tensor, or
+    only int64 ones where torch reads positions (gather/scatter take nothing else)."""
+    return {
+        "tensor": list(tensors),
+        "index_tensor": [n for n, t in tensors.items() if t.dtype == torch.int64],
+    }
+
+
+def _index_tensor(spec: ParamSpec, text: str, tensors) -> torch.Tensor:
+    tensor = _tensor(spec, text, tensors)
+    if tensor.dtype != torch.int64:
+        dtype = str(tensor.dtype).removeprefix("torch.")
+        raise ParamError(
+            f"{spec.name}: {text} is {dtype}, but torch reads positions from int64 only; "
+            f"use {text}.long() or torch.tensor([[0, 1]]) (Python ints are int64)."
+        )
+    return tensor
 
 
 def tensor_names(text: str) -> list[str]:
@@ -139,6 +162,8 @@ def parse_param(spec: ParamSpec, raw: str, tensors: Mapping[str, torch.Tensor] =
         return _literal(spec, text)
     if kind == "tensor":
         return _tensor(spec, text, tensors)
+    if kind == "index_tensor":
+        return _index_tensor(spec, text, tensors)
     if kind == "tensors":
         names = tensor_names(text)
         if not names:
@@ -161,6 +186,6 @@ def format_param(spec: ParamSpec, value, raw: str) -> str:
         return repr(str(value))
     if spec.kind == "tensors":
         return "[" + ", ".join(tensor_names(raw)) + "]"
-    if spec.kind in ("tensor", "tensor_or_number", "text", "literal"):
+    if spec.kind in (*TENSOR_KINDS, "tensor_or_number", "text", "literal"):
         return (raw or spec.default).strip()
     return repr(value)

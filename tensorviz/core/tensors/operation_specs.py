@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import torch
 
 from tensorviz.core.tensors.op_params import ParamSpec
+from tensorviz.core.tensors.operation_docs import OPERATION_DOCS
 
 P = ParamSpec
 DIM = P("dim", "int", "0")
@@ -20,6 +21,7 @@ OPTIONAL_DIM = P("dim", "optional_int", "None", "leave empty to reduce over all 
 KEEPDIM = P("keepdim", "bool", "False")
 OTHER = P("other", "tensor_or_number", "2", "a workspace tensor name or a number")
 SHAPE = P("shape", "ints", "", "e.g. 6, 4 or -1, 4 (one -1 is inferred)")
+INDEX_TENSOR = P("index", "index_tensor", "", "an int64 workspace tensor of positions")
 
 
 @dataclass(frozen=True)
@@ -32,10 +34,14 @@ class OpSpec:
     template: str | Callable[..., str]
     inplace: bool = False
     takes_input: bool = True  # False for cat/stack, whose tensors come from a parameter
-    doc: str = ""
     # For writes whose index bounds torch checks only while writing: the same indexing as a
     # read, index_probe(stand_in, **params), which raises torch's bounds error and writes nothing
     index_probe: Callable[..., object] | None = None
+
+    @property
+    def doc(self) -> str:
+        """Its one-line explanation (operation_docs holds every text in one place)."""
+        return OPERATION_DOCS.get(self.name, "")
 
 
 def _reduce(fn: str):
@@ -79,7 +85,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         (SHAPE,),
         lambda x, shape: x.view(*shape),
         "{x}.view({shape})",
-        doc="Same storage, new shape; needs a compatible (contiguous) layout.",
     ),
     OpSpec(
         "reshape",
@@ -87,7 +92,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         (SHAPE,),
         lambda x, shape: x.reshape(*shape),
         "{x}.reshape({shape})",
-        doc="A view when the layout allows, otherwise a copy.",
     ),
     OpSpec(
         "flatten",
@@ -116,7 +120,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         (P("dim0", "int", "0"), P("dim1", "int", "1")),
         lambda x, dim0, dim1: x.transpose(dim0, dim1),
         "{x}.transpose({dim0}, {dim1})",
-        doc="Swaps two dims by swapping their strides: a non-contiguous view.",
     ),
     OpSpec(
         "permute",
@@ -125,14 +128,13 @@ OPERATIONS: tuple[OpSpec, ...] = (
         lambda x, dims: x.permute(*dims),
         "{x}.permute({dims})",
     ),
-    OpSpec("t", "Shape & views", (), lambda x: x.t(), "{x}.t()", doc="Transpose of a ≤2-D tensor."),
+    OpSpec("t", "Shape & views", (), lambda x: x.t(), "{x}.t()"),
     OpSpec(
         "T",
         "Shape & views",
         (),
         lambda x: x.T,
         "{x}.T",
-        doc="Reverses all dims (x.mT or x.permute for ≥3-D is clearer).",
     ),
     OpSpec(
         "contiguous",
@@ -140,7 +142,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         (),
         lambda x: x.contiguous(),
         "{x}.contiguous()",
-        doc="Returns x itself when already contiguous, else a row-major copy.",
     ),
     OpSpec(
         "expand",
@@ -148,7 +149,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         (P("shape", "ints", "", "-1 keeps a dim; size-1 dims stretch"),),
         lambda x, shape: x.expand(*shape),
         "{x}.expand({shape})",
-        doc="Stretches size-1 dims with stride 0: no memory is copied.",
     ),
     OpSpec(
         "broadcast_to",
@@ -163,7 +163,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         (P("repeats", "ints", "2, 1", "how often to tile each dim"),),
         lambda x, repeats: x.repeat(*repeats),
         "{x}.repeat({repeats})",
-        doc="Tiles the data: a real copy (compare expand).",
     ),
     OpSpec("clone", "Shape & views", (), lambda x: x.clone(), "{x}.clone()"),
     OpSpec(
@@ -172,7 +171,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         (),
         lambda x: x.detach(),
         "{x}.detach()",
-        doc="Shares storage but leaves the autograd graph.",
     ),
     OpSpec(
         "narrow",
@@ -188,7 +186,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         (P("index", "index", "0", "e.g. 0, 1:3  or  ..., 0  or  x > 0"),),
         lambda x, index: x[index],
         "{x}[{index}]",
-        doc="Basic indexing (ints, slices, ..., None) gives a view; masks and lists copy.",
     ),
     OpSpec(
         "index_select",
@@ -200,14 +197,14 @@ OPERATIONS: tuple[OpSpec, ...] = (
     OpSpec(
         "gather",
         "Indexing",
-        (DIM, P("index", "tensor", "", "an int64 workspace tensor")),
+        (DIM, INDEX_TENSOR),
         lambda x, dim, index: x.gather(dim, index),
         "{x}.gather({dim}, {index})",
     ),
     OpSpec(
         "scatter",
         "Indexing",
-        (DIM, P("index", "tensor", "", "an int64 workspace tensor"), P("value", "number", "1")),
+        (DIM, INDEX_TENSOR, P("value", "number", "1")),
         lambda x, dim, index, value: x.scatter(dim, index, value),
         "{x}.scatter({dim}, {index}, {value})",
     ),
@@ -217,7 +214,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         (P("num_classes", "int", "10"),),
         _one_hot,
         "torch.zeros({x}.shape[0], {num_classes}).scatter_(1, {x}.unsqueeze(1), 1)",
-        doc="One-hot labels: x must hold int64 class indices.",
     ),
     # --- join and split ---------------------------------------------------------------------
     OpSpec(
@@ -227,7 +223,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         lambda x, tensors, dim: torch.cat(tensors, dim=dim),
         "torch.cat({tensors}, dim={dim})",
         takes_input=False,
-        doc="Joins along an existing dim.",
     ),
     OpSpec(
         "stack",
@@ -236,7 +231,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         lambda x, tensors, dim: torch.stack(tensors, dim=dim),
         "torch.stack({tensors}, dim={dim})",
         takes_input=False,
-        doc="Joins along a NEW dim.",
     ),
     OpSpec(
         "split",
@@ -253,7 +247,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         (P("chunks", "int", "2"), DIM),
         lambda x, chunks, dim: x.chunk(chunks, dim),
         "{x}.chunk({chunks}, dim={dim})",
-        doc="n roughly equal parts; the last may be smaller (or fewer parts).",
     ),
     OpSpec("unbind", "Join & split", (DIM,), lambda x, dim: x.unbind(dim), "{x}.unbind({dim})"),
     # --- arithmetic -------------------------------------------------------------------------
@@ -265,7 +258,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         (OTHER,),
         lambda x, other: x * other,
         "{x} * {other}",
-        doc="Element-wise; @ is the matrix product.",
     ),
     OpSpec("div", "Arithmetic", (OTHER,), lambda x, other: x / other, "{x} / {other}"),
     OpSpec("pow", "Arithmetic", (OTHER,), lambda x, other: x**other, "{x} ** {other}"),
@@ -279,7 +271,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         (P("other", "tensor", ""),),
         lambda x, other: x @ other,
         "{x} @ {other}",
-        doc="(…, M, K) @ (…, K, N) → (…, M, N), batch dims broadcast.",
     ),
     OpSpec(
         "mm",
@@ -287,7 +278,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         (P("other", "tensor", ""),),
         lambda x, other: torch.mm(x, other),
         "torch.mm({x}, {other})",
-        doc="2-D only: (M, K) @ (K, N).",
     ),
     OpSpec(
         "bmm",
@@ -295,7 +285,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         (P("other", "tensor", ""),),
         lambda x, other: torch.bmm(x, other),
         "torch.bmm({x}, {other})",
-        doc="3-D only: (B, M, K) @ (B, K, N).",
     ),
     # --- reductions -------------------------------------------------------------------------
     OpSpec(
@@ -304,7 +293,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         (OPTIONAL_DIM, KEEPDIM),
         _reduce("sum"),
         "{x}.sum(dim={dim}, keepdim={keepdim})",
-        doc="dim=0 collapses the rows.",
     ),
     OpSpec(
         "mean",
@@ -312,7 +300,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         (OPTIONAL_DIM, KEEPDIM),
         _reduce("mean"),
         "{x}.mean(dim={dim}, keepdim={keepdim})",
-        doc="Needs a floating dtype.",
     ),
     OpSpec(
         "max",
@@ -320,7 +307,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         (OPTIONAL_DIM, KEEPDIM),
         _max_or_min("max"),
         _without_dim_when_none("{x}.max(dim={dim}, keepdim={keepdim})", "{x}.max()"),
-        doc="With dim: (values, indices).",
     ),
     OpSpec(
         "min",
@@ -328,7 +314,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         (OPTIONAL_DIM, KEEPDIM),
         _max_or_min("min"),
         _without_dim_when_none("{x}.min(dim={dim}, keepdim={keepdim})", "{x}.min()"),
-        doc="With dim: (values, indices).",
     ),
     OpSpec(
         "argmax",
@@ -353,7 +338,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
         (P("dtype", "dtype", "float64"),),
         lambda x, dtype: x.to(dtype),
         "{x}.to({dtype})",
-        doc="Returns x itself when the dtype already matches.",
     ),
     OpSpec(
         "to_device",
@@ -395,13 +379,12 @@ OPERATIONS: tuple[OpSpec, ...] = (
         _index_assign,
         "{x}[{index}] = {value}",
         inplace=True,
-        doc="Writes through the index into x's storage (and every view of it).",
         index_probe=lambda stand_in, index, value: stand_in[index],
     ),
     OpSpec(
         "scatter_",
         "In place",
-        (DIM, P("index", "tensor", "", "an int64 workspace tensor"), P("value", "number", "1")),
+        (DIM, INDEX_TENSOR, P("value", "number", "1")),
         lambda x, dim, index, value: x.scatter_(dim, index, value),
         "{x}.scatter_({dim}, {index}, {value})",
         inplace=True,

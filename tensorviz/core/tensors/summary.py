@@ -92,6 +92,20 @@ def heading(shape: tuple[int, ...], dtype: str, device: str = "cpu") -> str:
     return text if device == "cpu" else f"{text} {device}"
 
 
+META_NO_VALUES = (
+    "{head} — a meta tensor: shape, dtype and strides, but no values to show (the meta device "
+    "stores none; torch uses it to plan shapes and build models too big for memory)."
+)
+
+
+def no_values_note(tensor: torch.Tensor) -> str | None:
+    """Why a tensor has no values to show or summarise (None: it has them)."""
+    if tensor.device.type == "meta":
+        head = heading(tuple(tensor.shape), dtype_name(tensor.dtype), "meta")
+        return META_NO_VALUES.format(head=head)
+    return None
+
+
 def format_statistic(value: float, integral: bool = False) -> str:
     if integral and math.isfinite(value):
         return str(int(value))

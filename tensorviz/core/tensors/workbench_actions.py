@@ -43,6 +43,7 @@ from tensorviz.core.tensors.memory_budget import (
     new_bytes_on_meta,
 )
 from tensorviz.core.tensors.op_params import (
+    TENSOR_KINDS,
     ParamError,
     ParamSpec,
     format_param,
@@ -178,9 +179,13 @@ def prepare_operation(
         except WorkspaceError as error:
             raise input_problem(str(error)) from None
 
+    # How each input was written where that matters to an explanation (`K.T` on 3-D K).
+    written = tuple(_written_as(workspace, name) for name in inputs)
+
     def explained(error: Exception) -> ActionError:
+        params = {**values, "input_exprs": written}
         return ActionError(
-            explain_error(error, op_name, list(inputs.values()), values, list(inputs))
+            explain_error(error, op_name, list(inputs.values()), params, list(inputs))
         )
 
     if op.inplace:  # a write into workspace memory: checked by `compute`, done by `finish`
@@ -229,12 +234,18 @@ def _is_heavy(op: OpSpec, x, needed: int | None) -> bool:
     return needed > HEAVY_BYTES
 
 
+def _written_as(workspace: Workspace, name: str) -> str:
+    """`K.T` for a tensor the Workbench made with .T (its code line), else its name."""
+    provenance = workspace.entry(name).provenance
+    return provenance.code if provenance.op == "T" and provenance.code else name
+
+
 def _input_tensors(op: OpSpec, input_name, raw, tensors) -> dict[str, torch.Tensor]:
     """The named tensors an operation reads, for the view/copy verdict and explanations."""
     names = [input_name] if op.takes_input else []
     for spec in op.params:
         text = (raw.get(spec.name) or "").strip()
-        if spec.kind in ("tensor", "tensor_or_number") and text in tensors:
+        if spec.kind in (*TENSOR_KINDS, "tensor_or_number") and text in tensors:
             names.append(text)
         elif spec.kind == "tensors":
             names += [n for n in tensor_names(text) if n in tensors]

@@ -110,6 +110,33 @@ def explain_divergence(divergence: Divergence, record: StepRecord | None) -> Exp
     )
 
 
+def explain_setup_problem(message: str, detail: str = "") -> ExplainedError:
+    """Settings the trainer refused (TrainingConfigError's message names the setting)."""
+    return ExplainedError(
+        "training_setup",
+        "These settings cannot be used",
+        "",
+        message,
+        "Change the setting it names; for your own data load a two-column CSV of numbers or a "
+        ".pt holding {'x': x, 'y': y}." + (f" {detail}" if detail else ""),
+    )
+
+
+TUTORIAL_EVERY = 100  # the tutorial prints every 100 epochs
+
+
+def tutorial_line(record: StepRecord, epochs: int) -> str:
+    """The line the tutorial's loop prints,
+    print(f"Epoch [{epoch+1}/{epochs}], Loss: {loss.item():.4f}"): its loss is the one computed
+    in that epoch, before the update, as the record's is."""
+    return f"Epoch [{record.epoch}/{epochs}], Loss: {record.loss:.4f}"
+
+
+def tutorial_table(records, epochs: int, every: int = TUTORIAL_EVERY) -> list[str]:
+    """The tutorial's lines among `records` (every `every`-th epoch), in order."""
+    return [tutorial_line(r, epochs) for r in records if r.epoch % every == 0]
+
+
 def history_csv(history: list[StepRecord]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")

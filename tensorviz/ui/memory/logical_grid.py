@@ -231,6 +231,8 @@ class LogicalGridView(QWidget):
                     painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
     def _visible_values(self, rows: range, cols: range) -> list[list[str]] | None:
+        if self.values is not None and self.values.device.type == "meta":  # no values to read
+            return [["∅"] * len(cols) for _ in rows]
         if self.values is None:
             return [
                 [f"@{i}" for i in row]

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6.QtGui import QColor
 
-MEMBER_COLOURS = ("#ee6c4d", "#2a9d8f", "#8d5fd3", "#e9a23b", "#3d5a80", "#c0392b", "#5c7c2f")
+from tensorviz.ui.widgets.storage_palette import distinct_colour
+
 HOVER = QColor("#ee6c4d")
 SELECTED = QColor("#d62828")
 WALK = QColor("#f4d35e")
@@ -21,7 +22,8 @@ _LIGHT, _DARK = np.array([224, 236, 246]), np.array([31, 78, 121])
 
 
 def member_colour(position: int) -> QColor:
-    return QColor(MEMBER_COLOURS[position % len(MEMBER_COLOURS)])
+    """A reader's lane colour: distinct for every reader on screen (never repeats)."""
+    return distinct_colour(position + 1)  # the house's first colour is the storage gradient's
 
 
 def _lut() -> np.ndarray:

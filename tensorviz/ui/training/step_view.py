@@ -239,6 +239,12 @@ class ResultsView(QFrame):
         self.note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.note.hide()
         grid.addWidget(self.note, 6, 0, 1, 3)
+        self.tutorial = QLabel("")  # the tutorial's "Epoch [100/500], Loss: …" lines
+        self.tutorial.setFont(mono)
+        self.tutorial.setToolTip("What the tutorial's loop prints every 100 epochs")
+        self.tutorial.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.tutorial.hide()
+        grid.addWidget(self.tutorial, 7, 0, 1, 3)
         grid.setColumnStretch(0, 1)
 
     def set_experiment(self, info: ExperimentInfo) -> None:
@@ -252,6 +258,14 @@ class ResultsView(QFrame):
         self.loss.setText("initial values from torch.manual_seed(seed); torch.randn(1)")
         self.note.setText(info.note)
         self.note.setVisible(bool(info.note))
+        self.tutorial.clear()
+        self.tutorial.hide()
+
+    def add_tutorial_lines(self, lines: list[str]) -> None:
+        if lines:
+            shown = self.tutorial.text()
+            self.tutorial.setText("\n".join(([shown] if shown else []) + lines))
+            self.tutorial.show()
 
     def show_record(self, record: StepRecord, final: bool) -> None:
         self.heading.setText("Parameters — final" if final else "Parameters")

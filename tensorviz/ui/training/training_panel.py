@@ -21,7 +21,9 @@ from tensorviz.core.training.report import (
     USE_NO_GRAD,
     ExperimentInfo,
     explain_divergence,
+    explain_setup_problem,
     save_parameters,
+    tutorial_table,
     write_history_csv,
 )
 from tensorviz.core.training.trainer import (
@@ -266,6 +268,7 @@ class TrainingPanel(QWidget):
             last = records[-1]
             self.gradient_view.show_record(last)
             self.results_view.show_record(last, final=last.epoch >= self.info.config.epochs)
+            self.results_view.add_tutorial_lines(tutorial_table(records, self.info.config.epochs))
             self._show_progress()
         self._records_handled.emit()  # backpressure: now the worker may send the next batch
 
@@ -318,14 +321,7 @@ class TrainingPanel(QWidget):
         else:
             self._set_state(STOPPED)
             detail = "There is no experiment to train until the settings can be used."
-        problem = ExplainedError(
-            "training_setup",
-            "These settings cannot be used",
-            "",
-            message,
-            "Change the setting it names; for your own data load a two-column CSV of numbers or a "
-            ".pt holding {'x': x, 'y': y}. " + detail,
-        )
+        problem = explain_setup_problem(message, detail)
         self._show_problem(problem, ())
         self.status_message.emit(f"Not applied: {message}")
 

@@ -39,6 +39,37 @@ def _stage_view_error(workbench) -> None:
     form.submit()
 
 
+def _stage_explain(window: MainWindow, app: QApplication, out_dir: Path) -> list[Path]:
+    """gather's picture (which element each index picks), then the device lesson on meta."""
+    from tensorviz.core.tensors.creation import CreationOptions
+    from tensorviz.core.tensors.workbench_actions import create_tensor
+
+    workspace, workbench = window.context.workspace, window.panel("workbench")
+    scores = "[[0.1, 0.7, 0.2], [0.5, 0.3, 0.2], [0.2, 0.2, 0.6], [0.9, 0.05, 0.05]]"
+    create_tensor(workspace, "tensor", {"data": scores}, CreationOptions(), name="scores")
+    create_tensor(workspace, "tensor", {"data": "[[1], [0], [2], [0]]"}, CreationOptions(), "picks")
+    form = workbench.operate_form
+    select_data(form.kind, "gather")
+    form.set_input("scores")
+    form.params.set_values({"dim": "1", "index": "picks"})
+    form.submit()
+    workbench.index_picture.grids.select("index", 2, 0)
+    window.show_area("workbench")
+    app.processEvents()
+    written = [out_dir / "workbench_gather.png", out_dir / "workbench_device.png"]
+    window.grab().save(str(written[0]))
+    create_tensor(workspace, "device lesson: ones(2, 3, 4) on meta", {}, CreationOptions(), "m")
+    select_data(form.kind, "add")
+    form.set_input("m")
+    form.params.set_values({"other": "x"})
+    form.submit()
+    app.processEvents()
+    window.grab().save(str(written[1]))
+    workbench.error_panel.clear()
+    window.statusBar().clearMessage()
+    return written
+
+
 def _stage_layout(window: MainWindow, app: QApplication, out_dir: Path) -> list[Path]:
     """x, its transpose x_t and an expanded column x_e on one strip; then broadcasting."""
     from tensorviz.core.tensors.workbench_actions import apply_operation
@@ -179,6 +210,7 @@ def take_screenshots(out_dir: Path) -> list[Path]:
         window.grab().save(str(path))
         written.append(path)
         window.statusBar().clearMessage()  # the next pictures are about other areas
+        written += _stage_explain(window, app, out_dir)
         written += _stage_layout(window, app, out_dir)
         written += _stage_training(window, app, out_dir)
         written += _stage_files(window, app, out_dir)

@@ -91,8 +91,8 @@ class _ActionForm(QWidget):
     def current_kind(self) -> str:
         return self.kind.currentData() or ""
 
-    def set_tensor_names(self, names: list[str]) -> None:
-        self.params.set_tensor_names(names)
+    def set_tensor_choices(self, choices: dict[str, list[str]]) -> None:
+        self.params.set_tensor_choices(choices)
 
     def set_devices(self, devices: list[str]) -> None:
         self.params.devices = devices
@@ -136,7 +136,7 @@ class CreateForm(_ActionForm):
         if spec is None:
             return
         self.params.set_specs(spec.params, spec.doc)
-        self.params.set_tensor_names(self.params.tensor_names)
+        self.params.set_tensor_choices(self.params.tensor_choices)
         for widget in (self.dtype, self.device, self.requires_grad):
             widget.setEnabled(spec.uses_options)
         self.seed.setEnabled(spec.random)
@@ -186,8 +186,9 @@ class OperateForm(_ActionForm):
         select_data(self.kind, "transpose")
         self._on_kind_changed(0)
 
-    def set_tensor_names(self, names: list[str]) -> None:
-        super().set_tensor_names(names)
+    def set_tensor_choices(self, choices: dict[str, list[str]]) -> None:
+        super().set_tensor_choices(choices)
+        names = choices.get("tensor", [])
         current = self.input.currentText()
         self.input.blockSignals(True)
         self.input.clear()
@@ -203,7 +204,7 @@ class OperateForm(_ActionForm):
         if op is None:
             return
         self.params.set_specs(op.params, op.doc)
-        self.params.set_tensor_names(self.params.tensor_names)
+        self.params.set_tensor_choices(self.params.tensor_choices)
         self.input.setEnabled(op.takes_input)
 
     def submit(self) -> None:

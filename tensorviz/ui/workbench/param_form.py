@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QWidget
 
-from tensorviz.core.tensors.op_params import DTYPES, ParamSpec
+from tensorviz.core.tensors.op_params import DTYPES, TENSOR_KINDS, ParamSpec
 
 
 class ParamForm(QWidget):
@@ -22,7 +22,7 @@ class ParamForm(QWidget):
         self.layout_.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         self.editors: dict[str, QWidget] = {}
         self.specs: tuple[ParamSpec, ...] = ()
-        self.tensor_names: list[str] = []
+        self.tensor_choices: dict[str, list[str]] = {}  # parameter kind → names it may offer
         self.devices: list[str] = ["cpu"]
 
     def set_specs(self, specs: tuple[ParamSpec, ...], doc: str = "") -> None:
@@ -43,16 +43,20 @@ class ParamForm(QWidget):
         if not specs:
             self.layout_.addRow(QLabel("No parameters."))
 
-    def set_tensor_names(self, names: list[str]) -> None:
-        self.tensor_names = names
+    def set_tensor_choices(self, choices: dict[str, list[str]]) -> None:
+        """The workspace names each tensor parameter offers (core's op_params.tensor_choices)."""
+        self.tensor_choices = choices
         for spec in self.specs:
             editor = self.editors[spec.name]
-            if spec.kind == "tensor" and isinstance(editor, QComboBox):
+            if spec.kind in TENSOR_KINDS and isinstance(editor, QComboBox):
+                names = choices.get(spec.kind, [])
                 current = editor.currentText()
                 editor.clear()
                 editor.addItems(names)
                 if current in names:
                     editor.setCurrentText(current)
+                if spec.kind == "index_tensor" and not names:
+                    editor.setPlaceholderText("no int64 tensor yet")
 
     def values(self) -> dict[str, str]:
         out = {}
@@ -69,7 +73,7 @@ class ParamForm(QWidget):
                 editor.setText(text)
 
     def _editor_for(self, spec: ParamSpec) -> QWidget:
-        if spec.kind in ("bool", "dtype", "device", "choice", "tensor"):
+        if spec.kind in ("bool", "dtype", "device", "choice", *TENSOR_KINDS):
             combo = QComboBox()
             combo.addItems(
                 {
@@ -77,10 +81,11 @@ class ParamForm(QWidget):
                     "dtype": list(DTYPES),
                     "device": self.devices,
                     "choice": list(spec.choices),
-                    "tensor": self.tensor_names,
+                    "tensor": self.tensor_choices.get("tensor", []),
+                    "index_tensor": self.tensor_choices.get("index_tensor", []),
                 }[spec.kind]
             )
-            if spec.default and spec.kind != "tensor":
+            if spec.default and spec.kind not in TENSOR_KINDS:
                 combo.setCurrentText(spec.default)
             return combo
         field = QLineEdit()

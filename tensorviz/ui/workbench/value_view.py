@@ -31,6 +31,7 @@ from tensorviz.core.tensors.summary import (
     dtype_name,
     heading,
     histogram,
+    no_values_note,
     summarize,
 )
 from tensorviz.ui.widgets.layout_clearing import clear_layout
@@ -194,19 +195,18 @@ class ValueView(QWidget):
     def set_tensor(self, tensor: torch.Tensor | None, name: str = "") -> None:
         self._generation += 1
         self._pool.clear()  # jobs for earlier tensors that have not started are not needed
-        meta = tensor is not None and tensor.device.type == "meta"  # no values to read
-        self._tensor = None if tensor is None or meta else tensor.detach()
+        note = no_values_note(tensor) if tensor is not None else None
+        if note is not None:  # e.g. a meta tensor: nothing to tabulate, plot or summarise
+            tensor = None
+        self._tensor = None if tensor is None else tensor.detach()
         self._name = name
         self._fixed = {}
         self.summary = None
         self._fill_dim_combos()
         self._update_slice()
         self._show_histogram(numpy.zeros(0), numpy.zeros(0))
-        if meta:
-            head = heading(tuple(tensor.shape), dtype_name(tensor.dtype), "meta")
-            self.summary_label.setText(
-                f"{self._prefix()}{head} — a meta tensor: shape, dtype and strides, no values"
-            )
+        if note is not None:
+            self.summary_label.setText(f"{name} = {note}" if name else note)
         elif self._tensor is None:
             self.summary_label.setText("No tensor")
         elif self._tensor.numel() > BACKGROUND_THRESHOLD:

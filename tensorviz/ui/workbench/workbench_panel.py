@@ -4,7 +4,7 @@ tensor (with errors explained above it) and its values. Gestures become core cal
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QInputDialog,
@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from tensorviz.core.explain.errors import explain_error
 from tensorviz.core.tensors.identity import Verdict, view_verdict
+from tensorviz.core.tensors.op_params import tensor_choices
 from tensorviz.core.tensors.workbench_actions import (
     ActionError,
     ActionOutcome,
@@ -32,6 +33,8 @@ from tensorviz.ui.widgets.scrolling import scrolling
 from tensorviz.ui.workbench.action_forms import CreateForm, OperateForm
 from tensorviz.ui.workbench.background_action import BackgroundAction
 from tensorviz.ui.workbench.identity_card import IdentityCard
+from tensorviz.ui.workbench.index_picture_view import IndexPictureView
+from tensorviz.ui.workbench.quick_create import QuickCreateRow
 from tensorviz.ui.workbench.value_view import ValueView
 from tensorviz.ui.workbench.workspace_column import WorkspaceColumn
 from tensorviz.ui.workbench.workspace_list import WorkspaceListModel
@@ -49,12 +52,14 @@ class WorkbenchPanel(QWidget):
         self.last_outcome: ActionOutcome | None = None
         self.list_model = WorkspaceListModel(workspace, self)
         self.create_form = CreateForm()
+        self.quick_create = QuickCreateRow()
         self.operate_form = OperateForm()
         for form in (self.create_form, self.operate_form):
             form.set_devices(devices or ["cpu"])
         self.identity = IdentityCard()
         self.error_panel = ErrorPanel()
         self.values = ValueView()
+        self.index_picture = IndexPictureView()
         self.background = BackgroundAction()
         self._build_layout()
         self._connect()
@@ -79,11 +84,13 @@ class WorkbenchPanel(QWidget):
         card_layout.setContentsMargins(0, 0, 0, 0)
         card_layout.addWidget(self.error_panel)
         card_layout.addWidget(self.identity, 1)
-        card_scroll = scrolling(card)
+        card_layout.addWidget(self.index_picture)
+        card_scroll = self.card_scroll = scrolling(card)
 
         forms = QWidget()
         forms_layout = QVBoxLayout(forms)
         forms_layout.setContentsMargins(0, 0, 0, 0)
+        forms_layout.addWidget(self.quick_create)
         forms_layout.addWidget(self.tabs, 1)
         forms_layout.addWidget(self.background)
         top = QSplitter(Qt.Orientation.Horizontal)
@@ -108,6 +115,7 @@ class WorkbenchPanel(QWidget):
     def _connect(self) -> None:
         self.list_view.selectionModel().currentChanged.connect(self._on_current_changed)
         self.create_form.create_requested.connect(self._on_create_requested)
+        self.quick_create.create_requested.connect(self._on_quick_create_requested)
         self.operate_form.apply_requested.connect(self._on_apply_requested)
         self.identity.tensor_link_activated.connect(self.select)
         self.history.step_clicked.connect(self.select)
@@ -160,6 +168,7 @@ class WorkbenchPanel(QWidget):
         self.selected = name
         if name is None or name not in self.workspace:
             self.identity.show_entry(None)
+            self.index_picture.set_picture(None)
             self.history.clear()
             self.values.set_tensor(None)
             self.selection_changed.emit("")
@@ -171,11 +180,15 @@ class WorkbenchPanel(QWidget):
             }
             verdict = view_verdict(entry.tensor, inputs) if inputs else None
         self.identity.show_entry(entry, verdict, self.workspace.sharing(name), code)
+        self.index_picture.show_entry(self.workspace, name)
         self.history.show_lineage(self.workspace, name)
         self.values.set_tensor(entry.tensor, name)
         self.operate_form.set_input(name)
         self._update_buttons()
         self.selection_changed.emit(name)
+
+    def _scroll_to_index_picture(self) -> None:
+        self.card_scroll.ensureWidgetVisible(self.index_picture, 0, 0)
 
     # --- actions ---------------------------------------------------------------------------------
 
@@ -261,11 +274,18 @@ class WorkbenchPanel(QWidget):
     def _on_busy_changed(self, busy: bool) -> None:
         for form in (self.create_form, self.operate_form):
             form.button.setEnabled(not busy)
+        self.quick_create.set_enabled(not busy)
 
     def _on_create_requested(self, kind: str, params: dict, options, name: str) -> None:
         if problem := self.create_form.seed_problem():
             self._show_problem(input_problem(problem).explained)
             return
+        self._create(kind, params, options, name)
+
+    def _on_quick_create_requested(self, kind: str, params: dict, options, name: str) -> None:
+        self._create(kind, params, options, name)  # no seed field in the quick row
+
+    def _create(self, kind: str, params: dict, options, name: str) -> None:
         self._perform(
             self._prepare(
                 lambda: prepare_creation(self.workspace, kind, params, options, name or None)
@@ -283,6 +303,8 @@ class WorkbenchPanel(QWidget):
         if outcome.created:
             first = outcome.created[0]
             self.select(first, outcome.verdicts.get(first), outcome.code)
+            if self.index_picture.isVisibleTo(self):  # gather/scatter: bring its picture in view
+                QTimer.singleShot(0, self._scroll_to_index_picture)
             if outcome.verdicts:  # an operation; a creation has no view/copy verdict
                 self.operate_form.result_name.clear()
                 parts = f" ({len(outcome.created)} parts)" if len(outcome.created) > 1 else ""
@@ -372,9 +394,9 @@ class WorkbenchPanel(QWidget):
         self._highlight_in_list(self.selected or "")
 
     def _refresh_names(self) -> None:
-        names = self.workspace.names()
-        self.create_form.set_tensor_names(names)
-        self.operate_form.set_tensor_names(names)
+        choices = tensor_choices(self.workspace.tensors())
+        self.create_form.set_tensor_choices(choices)
+        self.operate_form.set_tensor_choices(choices)
 
     def _update_buttons(self) -> None:
         has = bool(self.selected)

@@ -27,7 +27,7 @@ class WorkspaceColumn(QWidget):
         buttons.addWidget(self.undo_button, 1, 1)
         title = QLabel("Workspace")
         title.setObjectName("sectionTitle")
-        hint = QLabel("Colour marks a storage: same colour, same memory.")
+        hint = QLabel("Colour and number mark a storage: the same number, the same memory.")
         hint.setObjectName("hint")
         hint.setWordWrap(True)
         self.history = HistoryList()

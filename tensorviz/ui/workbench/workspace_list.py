@@ -3,22 +3,21 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QColor
 
-from tensorviz.core.tensors.identity import dtype_name, storage_key
+from tensorviz.core.tensors.identity import dtype_name, storage_numbers
 from tensorviz.core.tensors.workspace import Workspace, WorkspaceEvent
-
-# One colour per shared storage, so views of the same memory read as a family.
-STORAGE_COLOURS = ("#3d5a80", "#ee6c4d", "#2a9d8f", "#8d5fd3", "#e9a23b", "#c0392b", "#5c7c2f")
+from tensorviz.ui.widgets.storage_palette import distinct_colour, numbered_swatch
 
 
 class WorkspaceListModel(QAbstractListModel):
     NameRole = Qt.ItemDataRole.UserRole + 1
+    StorageRole = Qt.ItemDataRole.UserRole + 2  # the storage's number: same number, same memory
 
     def __init__(self, workspace: Workspace, parent=None) -> None:
         super().__init__(parent)
         self.workspace = workspace
         self._names: list[str] = workspace.names()
+        self._numbers = storage_numbers(workspace.tensors())  # one colour and number a storage
         self._unsubscribe = workspace.subscribe(self._on_workspace_changed)
 
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008 — Qt's signature
@@ -39,11 +38,18 @@ class WorkspaceListModel(QAbstractListModel):
             return name
         if role == Qt.ItemDataRole.ToolTipRole:
             sharing = [n for n in self.workspace.sharing(name) if n != name]
-            shared = f"\nshares storage with {', '.join(sharing)}" if sharing else ""
-            return f"{entry.provenance.code or entry.provenance.op}{shared}"
+            shared = f", shared with {', '.join(sharing)}" if sharing else ", its own"
+            storage = f"\nstorage {self._numbers[name]}{shared}"
+            return f"{entry.provenance.code or entry.provenance.op}{storage}"
         if role == Qt.ItemDataRole.DecorationRole:
-            return QColor(self._storage_colour(name))
+            return numbered_swatch(self._numbers[name] - 1)
+        if role == self.StorageRole:
+            return self._numbers[name]
         return None
+
+    def storage_colour(self, name: str):
+        """The colour of `name`'s storage (its swatch's)."""
+        return distinct_colour(self._numbers[name] - 1)
 
     def name_at(self, row: int) -> str | None:
         return self._names[row] if 0 <= row < len(self._names) else None
@@ -51,20 +57,11 @@ class WorkspaceListModel(QAbstractListModel):
     def row_of(self, name: str) -> int:
         return self._names.index(name) if name in self._names else -1
 
-    def _storage_colour(self, name: str) -> str:
-        keys = []
-        for n in self._names:
-            key = storage_key(self.workspace.tensor(n))
-            if key not in keys:
-                keys.append(key)
-        return STORAGE_COLOURS[
-            keys.index(storage_key(self.workspace.tensor(name))) % len(STORAGE_COLOURS)
-        ]
-
     def _on_workspace_changed(self, event: WorkspaceEvent) -> None:
         # Small lists: a reset keeps the model exact (renames, undo re-inserts, new storages).
         self.beginResetModel()
         self._names = self.workspace.names()
+        self._numbers = storage_numbers(self.workspace.tensors())
         self.endResetModel()
 
     def close(self) -> None:

@@ -1,5 +1,8 @@
-"""Every example script runs and leaves the tensors it promises; the errors example prints
-torch's own messages."""
+"""Every example script runs and leaves the tensors it promises, in the Script area and as plain
+`python FILE.py`; the errors and devices examples print torch's own messages."""
+
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -8,6 +11,7 @@ from script_helpers import run_script
 from tensorviz.core.script.examples import example_by_key, script_examples
 from tensorviz.core.tensors.workbench_actions import populate_default_workspace
 from tensorviz.core.tensors.workspace import Workspace
+from tensorviz.resource_files import resource_path
 
 SECTIONS = (
     "Creating tensors",
@@ -18,6 +22,7 @@ SECTIONS = (
     "Autograd",
     "training loop",
     "errors",
+    "Devices",
 )
 
 
@@ -81,3 +86,36 @@ def test_errors_example_prints_torchs_own_messages():
     ]
     for message in expected:
         assert message in text
+
+
+def test_every_example_runs_as_plain_python(tmp_path):
+    """`python 01_creating_tensors.py` in a fresh interpreter, as the tutorials run their code:
+    each example imports what it uses. One interpreter runs them all (torch imports once)."""
+    paths = sorted(resource_path("examples").glob("*.py"))
+    runner = (
+        "import runpy, sys\n"
+        "for path in sys.argv[1:]:\n"
+        "    print('RUNNING', path, flush=True)\n"
+        "    runpy.run_path(path, run_name='__main__')\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", runner, *map(str, paths)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    assert completed.stdout.count("RUNNING") == len(paths) == len(SECTIONS)
+
+
+def test_devices_example_shows_torchs_real_device_error():
+    workspace = Workspace()
+    run, result, _ = run_script(workspace, example_by_key("09_devices").source)
+    text = run.output.text()
+    with pytest.raises(RuntimeError) as mixed:
+        torch.ones(2, 3, device="meta") + torch.ones(2, 3)
+    assert f"two devices: {mixed.value}" in text
+    assert workspace.tensor("on_meta").device.type == "meta"
+    assert workspace.tensor("planned").device.type == "meta"
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    assert workspace.tensor("product").device.type == device
+    if not torch.cuda.is_available():
+        assert "cuda without CUDA:" in text

@@ -294,3 +294,10 @@ def test_a_hidden_panel_defers_its_work_until_shown(panel, workspace, qtbot):
     workspace.delete("late")
     panel.show_tensor("x_t")  # an explicit request catches up at once
     assert all("late" not in row.group.names for row in panel.strips.rows)
+
+
+def test_a_meta_tensor_is_drawn_without_values(panel, workspace):
+    """A meta tensor (the Workbench's device lesson, or a script's) has no values to read."""
+    workspace.add_tensor("m", torch.ones(2, 3, 4, device="meta"), Provenance("ones", ""))
+    panel.show_tensor("m")
+    assert not panel.grab().isNull()  # painting reads no value (it used to raise)

@@ -8,7 +8,7 @@ import pytest
 import torch
 from PySide6.QtCore import Qt
 
-from tensorviz.core.script.examples import example_by_key
+from tensorviz.core.script.examples import example_by_key, script_examples
 from tensorviz.core.script.output import output_is_routed
 from tensorviz.core.tensors.workbench_actions import populate_default_workspace
 from tensorviz.core.tensors.workspace import Workspace
@@ -197,11 +197,12 @@ def test_app_flow_graph_button_opens_the_autograd_graph(qtbot, window):
 def test_file_menu_offers_the_examples(qtbot, window):
     window._rebuild_examples_menu()  # what aboutToShow does
     actions = window.examples_menu.actions()
-    assert [a.text() for a in actions][-1] == example_by_key("08_errors").title
+    last = script_examples()[-1]
+    assert [a.text() for a in actions][-1] == last.title
     assert all(a.isEnabled() for a in actions)
     actions[-1].trigger()
     assert window.current_area() == "script"
-    assert window.panel("script").text() == example_by_key("08_errors").source
+    assert window.panel("script").text() == last.source
 
 
 def test_a_stop_that_waits_for_torch_says_what_it_waits_for():

@@ -155,3 +155,17 @@ def test_training_area_is_built_in_the_main_window_and_closes_mid_run(qtbot, win
     qtbot.waitUntil(lambda: len(panel.history) > 0, timeout=TIMEOUT)
     window.close()
     assert not panel.thread.is_running()
+
+
+def test_the_tutorial_table_fills_in_as_training_runs(qtbot, panel):
+    from tensorviz.core.training.report import tutorial_table
+
+    configure(qtbot, panel, epochs=300)
+    assert not panel.results_view.tutorial.isVisible()
+    panel.play()
+    qtbot.waitUntil(lambda: panel.state == "finished", timeout=TIMEOUT)
+    shown = panel.results_view.tutorial.text().splitlines()
+    assert shown == tutorial_table(panel.history, 300) and len(shown) == 3
+    assert shown[-1].startswith("Epoch [300/300], Loss: ")
+    configure(qtbot, panel, epochs=200)  # a new experiment starts a new table
+    assert panel.results_view.tutorial.text() == ""

@@ -3,22 +3,12 @@
 import pytest
 import torch
 
-from tensorviz.core.tensors.workbench_actions import populate_default_workspace
-from tensorviz.core.tensors.workspace import Workspace
 from tensorviz.ui.workbench.action_forms import select_data
-from tensorviz.ui.workbench.workbench_panel import WorkbenchPanel
 
 
 @pytest.fixture
-def panel(qtbot):
-    workspace = Workspace()
-    populate_default_workspace(workspace)
-    widget = WorkbenchPanel(workspace, ["cpu"])
-    qtbot.addWidget(widget)
-    widget.resize(1200, 800)
-    widget.show()
-    yield widget
-    widget.shutdown()
+def panel(open_panel):
+    return open_panel()
 
 
 def apply(panel, op, input_name, **params):

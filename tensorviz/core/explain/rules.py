@@ -1,0 +1,59 @@
+"""The rule book of explanations: each rule has an id, the torch messages it answers (regular
+expressions on torch's own text) and the explainer that writes the explanation.
+
+An explainer gets the regex match on torch's message plus what the caller knows (op name, input
+tensors, op parameters) and returns ``(kind, title, explanation, fix)``, or None when it cannot
+say anything better than the rules after it. The id is the explainer's name without
+``explain_``: the dispatcher stamps it on the ExplainedError, and the claim-checking test
+(tests/core/explain/test_every_explanation_is_true.py) holds one real trigger per rule id.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import torch
+
+ErrorParts = tuple[str, str, str, str]
+Explainer = Callable[
+    [re.Match, str | None, Sequence[torch.Tensor], Mapping[str, object]], ErrorParts | None
+]
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    patterns: tuple[str, ...]
+    explainer: Explainer
+
+
+def rule_into(rules: list[Rule]):
+    """A decorator `@rule(pattern, ...)` that appends the explainer to `rules` (definition
+    order: the first rule that matches and answers wins)."""
+
+    def rule(*patterns: str) -> Callable[[Explainer], Explainer]:
+        def register(explainer: Explainer) -> Explainer:
+            rule_id = explainer.__name__.removeprefix("explain_")
+            rules.append(Rule(rule_id, patterns, explainer))
+            return explainer
+
+        return register
+
+    return rule
+
+
+def format_shape(shape: Sequence[int]) -> str:
+    """``[2, 3, 4]``: the way torch prints sizes in its own messages."""
+    return "[" + ", ".join(str(int(size)) for size in shape) + "]"
+
+
+def short_dtype(dtype: torch.dtype) -> str:
+    return str(dtype).removeprefix("torch.")
+
+
+def first_name(params: Mapping[str, object], default: str = "x") -> str:
+    """The workspace (or script) name of the first input, for a fix written in its words."""
+    names = params.get("input_names") or ()
+    return str(names[0]) if names else default

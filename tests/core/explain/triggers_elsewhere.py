@@ -1,0 +1,142 @@
+"""Claim checks for explanations the app writes itself (not from a torch message): a refused
+Workbench parameter, a file that would run code or cannot be read, a diverged training run,
+training settings that cannot be used, a script that called exit(), and the fallback for
+torch errors no rule knows."""
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+import torch
+from claim_checks import Case, elsewhere, raised
+
+from tensorviz.core.explain.errors import UNKNOWN_EXPLANATION, explain_error
+from tensorviz.core.files.inspection import inspect_file
+from tensorviz.core.files.text import explain_file_error
+from tensorviz.core.script.run import ScriptRun
+from tensorviz.core.tensors.creation import CreationOptions
+from tensorviz.core.tensors.workbench_actions import ActionError, create_tensor
+from tensorviz.core.tensors.workspace import Workspace
+from tensorviz.core.training.data import TrainingConfig, TrainingConfigError
+from tensorviz.core.training.remedies import apply_remedy
+from tensorviz.core.training.report import explain_divergence, explain_setup_problem
+from tensorviz.core.training.trainer import Trainer
+
+
+def _own(explained, sizes=(), dtypes=(torch.float32,)) -> Case:
+    return Case(explained, explained.torch_message, {tuple(s) for s in sizes}, set(dtypes))
+
+
+@elsewhere("bad_parameter")
+def workbench_refuses_a_shape_before_torch_runs():
+    workspace = Workspace()
+    with pytest.raises(ActionError) as refused:
+        create_tensor(workspace, "zeros", {"shape": "2, x"}, CreationOptions())
+    explained = refused.value.explained
+    assert "shape" in explained.explanation and "nothing was changed" in explained.fix
+    assert workspace.names() == []  # "nothing was changed"
+    create_tensor(workspace, "zeros", {"shape": "2, 3"}, CreationOptions(), name="z")
+    assert torch.equal(workspace.tensor("z"), torch.zeros(2, 3))  # corrected, it works
+    return _own(explained)
+
+
+class Payload:
+    """Unpickling this would run a shell command that creates a marker file."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.marker}",))
+
+
+@elsewhere("unsafe-file")
+def file_that_would_run_code():
+    folder = Path(tempfile.mkdtemp(prefix="tensorviz-claims-"))
+    marker, path = folder / "MARKER", folder / "evil.pt"
+    torch.save({"weight": torch.ones(2), "extra": Payload(marker)}, path)
+    inspection = inspect_file(path)
+    explained = explain_file_error(inspection)
+    assert "run code" in explained.title and not marker.exists()
+    error = raised(lambda: torch.load(path, weights_only=True))  # torch's own safe loader agrees
+    assert "system" in str(error)
+    resaved = folder / "tensors.pt"
+    torch.save({"weight": torch.ones(2)}, resaved)  # "re-save only the tensors"
+    assert inspect_file(resaved).safe and inspect_file(resaved).error is None
+    return _own(explained)
+
+
+@elsewhere("file")
+def file_cut_short():
+    folder = Path(tempfile.mkdtemp(prefix="tensorviz-claims-"))
+    whole, cut = folder / "whole.pt", folder / "cut.pt"
+    torch.save({"w": torch.arange(1000.0)}, whole)
+    cut.write_bytes(whole.read_bytes()[:300])  # a download that did not finish
+    inspection = inspect_file(cut)
+    explained = explain_file_error(inspection)
+    assert explained.explanation == inspection.error and "complete" in explained.fix
+    raised(lambda: torch.load(cut, weights_only=True))  # torch cannot read it either
+    assert inspect_file(whole).error is None  # the complete file opens
+    return _own(explained)
+
+
+@elsewhere("divergence")
+def training_with_too_large_a_learning_rate():
+    trainer = Trainer(TrainingConfig(lr=0.05))
+    trainer.run()
+    divergence, last = trainer.divergence, trainer.history[-1]
+    assert trainer.w.dtype == torch.float32  # "until float32 overflows to inf"
+    explained = explain_divergence(divergence, last)
+    assert f"epoch {divergence.epoch}" in explained.title
+    assert f"loss = {last.loss:.4g}, w = {last.w:.4g}" in explained.explanation
+    losses = [r.loss for r in trainer.history]
+    assert losses[-2] > losses[len(losses) // 2] > losses[5]  # the error grows, as it says
+    for remedy in divergence.remedies:  # "one click below applies a remedy and trains again"
+        assert remedy.label in explained.fix
+        retrained = Trainer(apply_remedy(trainer.config, remedy).with_changes(epochs=300))
+        retrained.run()
+        assert retrained.divergence is None, remedy.key
+    return _own(explained)
+
+
+@elsewhere("divergence")
+def training_that_forgets_zero_grad():
+    trainer = Trainer(TrainingConfig(lr=0.07, forget_zero_grad=True))
+    trainer.run()
+    explained = explain_divergence(trainer.divergence, trainer.history[-1])
+    remedies = {r.key: r for r in trainer.divergence.remedies}
+    assert "zero_grad" in remedies
+    retrained = Trainer(apply_remedy(trainer.config, remedies["lower_lr"]))
+    retrained.run()
+    assert retrained.divergence is None
+    return _own(explained)
+
+
+@elsewhere("training_setup")
+def settings_that_cannot_be_used():
+    config = TrainingConfig(lr=-1.0)
+    with pytest.raises(TrainingConfigError) as refused:
+        config.validate()
+    explained = explain_setup_problem(str(refused.value))
+    assert "lr" in explained.explanation  # "the setting it names"
+    config.with_changes(lr=0.01).validate()  # changed, it is accepted
+    return _own(explained)
+
+
+@elsewhere("exit")
+def script_that_calls_exit():
+    result = ScriptRun("import torch\nexit(3)\nafter = 1\n", {}).run()
+    assert result.status == "failed" and result.line == 2
+    explained = result.failure.explained
+    assert explained.title == "The script called exit(3)"
+    return _own(explained)
+
+
+@elsewhere("unknown")
+def torch_error_no_rule_knows():
+    error = raised(lambda: torch.linalg.inv(torch.zeros(2, 2)))
+    explained = explain_error(error, "inv")
+    assert explained.explanation == UNKNOWN_EXPLANATION
+    assert explained.torch_message == str(error) and str(error)  # "its message above says why"
+    return _own(explained)
