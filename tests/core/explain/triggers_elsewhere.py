@@ -4,6 +4,7 @@ training settings that cannot be used, a script that called exit(), and the fall
 torch errors no rule knows."""
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -139,4 +140,49 @@ def torch_error_no_rule_knows():
     explained = explain_error(error, "inv")
     assert explained.explanation == UNKNOWN_EXPLANATION
     assert explained.torch_message == str(error) and str(error)  # "its message above says why"
+    return _own(explained)
+
+
+@elsewhere("recursion")
+def script_that_recurses_without_end():
+    source = "def down(n):\n    return down(n + 1)\n\ndown(0)\n"
+    result = ScriptRun(source, {}).run()
+    explained = result.failure.explained
+    assert explained.title.startswith("RecursionError")
+    assert f"{sys.getrecursionlimit():,}" in explained.explanation  # the limit it names is real
+    assert "Previous line repeated" in result.failure.traceback  # "the traceback folds"
+    fixed = "def down(n):\n    return n if n >= 10 else down(n + 1)\n\nresult = down(0)\n"
+    rerun = ScriptRun(fixed, {}).run()  # "give the recursion a case that returns"
+    assert rerun.status == "finished" and rerun.namespace["result"] == 10
+    return _own(explained)
+
+
+@elsewhere("interrupted")
+def script_interrupted():
+    result = ScriptRun("x = 1\nraise KeyboardInterrupt\n", {}).run()
+    explained = result.failure.explained
+    assert explained.title.startswith("KeyboardInterrupt") and result.line == 2  # "at this line"
+    assert "torch" not in explained.title.lower()
+    assert ScriptRun("x = 1\n", {}).run().status == "finished"  # "run it again"
+    return _own(explained)
+
+
+@elsewhere("no_input")
+def script_that_asks_for_input():
+    result = ScriptRun("n = int(input('how many? '))\n", {}).run()
+    explained = result.failure.explained
+    assert "input()" in explained.title
+    rerun = ScriptRun("n = 10\n", {}).run()  # "write the value into the script"
+    assert rerun.status == "finished" and rerun.namespace["n"] == 10
+    return _own(explained)
+
+
+@elsewhere("missing_module")
+def script_importing_a_package_that_is_not_installed():
+    result = ScriptRun("import tensorviz_no_such_package_xyz\n", {}).run()
+    explained = result.failure.explained
+    assert "tensorviz_no_such_package_xyz" in explained.title
+    assert sys.executable in explained.explanation  # the interpreter it names is ours
+    raised(lambda: __import__("tensorviz_no_such_package_xyz"))  # Python agrees: not installed
+    assert "pip install" in explained.fix
     return _own(explained)
