@@ -210,7 +210,7 @@ class Workspace(WorkspaceReading):
         after: list = []  # (put back what the run left, its bytes), taken on undo
 
         def undo() -> bool:
-            again = remember_after() if changed and remember_after is not None else (None, 0)
+            again = remember_after() if remember_after is not None else (None, 0)
             after[:] = [again] if again is not None else []
             if restore is not None:
                 restore()

@@ -47,3 +47,12 @@ class WorkspaceEvent:
     kind: str  # "added" | "removed" | "renamed" | "changed"
     names: tuple[str, ...]
     old_name: str | None = None
+
+
+@dataclass(frozen=True)
+class Origin:
+    """One input an entry was made from, followed by uid (the real object, not the name)."""
+
+    name_then: str  # the name it had when the entry was made
+    name_now: str | None  # its entry's name now; None when that entry is gone
+    replaced: bool = False  # gone, and its name now belongs to another tensor (a script rebound it)

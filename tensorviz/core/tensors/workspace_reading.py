@@ -13,7 +13,12 @@ import networkx as nx
 import torch
 
 from tensorviz.core.tensors.identity import shares_storage
-from tensorviz.core.tensors.workspace_entries import WorkspaceEntry, WorkspaceError, WorkspaceEvent
+from tensorviz.core.tensors.workspace_entries import (
+    Origin,
+    WorkspaceEntry,
+    WorkspaceError,
+    WorkspaceEvent,
+)
 
 
 class WorkspaceReading:
@@ -52,15 +57,18 @@ class WorkspaceReading:
         tensor = self.tensor(name)
         return [n for n, e in self._entries.items() if shares_storage(e.tensor, tensor)]
 
-    def origins(self, name: str) -> list[tuple[str, str | None]]:
-        """(the name each input had when `name` was made, its entry's name now or None when
-        that entry is gone — deleted, or replaced by a script that rebound the name)."""
+    def origins(self, name: str) -> list[Origin]:
+        """The inputs `name` was made from, by uid: after a script replaced `x`, `x_t` was made
+        from an earlier x, not from the x of now."""
         entry = self.entry(name)
         by_uid = {e.uid: n for n, e in self._entries.items()}
         inputs = entry.provenance.inputs
-        if len(entry.parent_uids) != len(inputs):  # made before uids were kept per input
-            return [(n, n if n in self._entries else None) for n in inputs]
-        return [(n, by_uid.get(uid)) for n, uid in zip(inputs, entry.parent_uids, strict=True)]
+        if len(entry.parent_uids) != len(inputs):  # an input was not in the workspace then
+            return [Origin(n, None) for n in inputs]
+        return [
+            Origin(n, by_uid.get(uid), uid not in by_uid and n in self._entries)
+            for n, uid in zip(inputs, entry.parent_uids, strict=True)
+        ]
 
     def parents(self, name: str) -> list[str]:
         """Current names of the entries `name` was made from (deleted ones are left out).

@@ -284,23 +284,41 @@ class ScriptPanel(QWidget):
         handler(result)
         self.run_finished.emit(result.status)
 
-    def _on_finished(self, result: ScriptResult) -> None:
+    def _apply(self, result: ScriptResult) -> RunSummary | None:
+        """The run's tensors into the workspace (one undoable step); None when they cannot be."""
         kept_before = self._namespace
+        # Only what the next run may see: its tensors come from the workspace (build_namespace).
+        kept_after = {k: v for k, v in result.namespace.items() if not isinstance(v, torch.Tensor)}
+        finished = result.status == "finished"
 
         def undo_namespace() -> None:  # Edit → Undo of this run: the next run sees what it saw
             self._namespace = kept_before
 
+        def redo_namespace() -> None:
+            self._namespace = kept_after
+
         try:
-            summary = apply_script_result(self.workspace, result, self._source, undo_namespace)
+            summary = apply_script_result(
+                self.workspace,
+                result,
+                self._source,
+                undo_namespace if finished else None,
+                redo_namespace if finished else None,
+            )
         except WorkspaceError as error:  # e.g. the workspace changed in a way we cannot merge
             self.output.append_line(f"The run's tensors could not be added: {error}", "stderr")
+            self.captured.show_nothing("Captured", f"Nothing was captured: {error}")
+            return None
+        if finished:
+            self._namespace = kept_after
+        self.last_summary = summary
+        return summary
+
+    def _on_finished(self, result: ScriptResult) -> None:
+        summary = self._apply(result)
+        if summary is None:
             self.status.setText("Finished, but nothing was captured")
             return
-        # Only what the next run may see: its tensors come from the workspace (build_namespace).
-        self._namespace = {
-            k: v for k, v in result.namespace.items() if not isinstance(v, torch.Tensor)
-        }
-        self.last_summary = summary
         self.captured.show_summary(summary)
         headline = summary.headline(result.duration_s)
         for note in summary.notes:
@@ -316,14 +334,29 @@ class ScriptPanel(QWidget):
         self.output.append_chunks([("stderr", failure.traceback)])
         self.editor.set_failing_line(failure.line)
         self.error_box.show_failure(failure)
+        summary = self._apply(result)  # what existed before the error, beside the workspace
         where = f" at line {failure.line}" if failure.line else ""
-        self.status.setText(f"Failed{where} — the workspace is as it was before the run")
+        if summary is None:
+            self.status.setText(f"Failed{where} — the workspace is as it was before the run")
+            return
+        self.captured.show_summary(summary)  # never the previous run's rows
+        for note in summary.notes:
+            self.output.append_line(note)
+        if not summary.rows:
+            self.status.setText(f"Failed{where} — the workspace is as it was before the run")
+            return
+        headline = summary.headline(result.duration_s)
+        self.status.setText(headline)
+        self.status_message.emit(headline)
 
     def _on_stopped(self, result: ScriptResult) -> None:
         where = f" at line {result.line}" if result.line else ""
         self.editor.set_failing_line(0)
         self.output.append_line(f"■ Stopped{where}; the workspace is as it was before the run")
         self.status.setText(f"Stopped{where}")
+        self.captured.show_nothing(
+            "Captured", f"Stopped{where}: a stopped run's tensors are discarded."
+        )
 
     def _on_syntax_error(self, result: ScriptResult) -> None:
         error = result.syntax_error
@@ -331,16 +364,21 @@ class ScriptPanel(QWidget):
         self.editor.set_failing_line(error.line)
         self.error_box.show_syntax_error(error)
         self.status.setText(f"Syntax error on line {error.line} — nothing ran")
+        self.captured.show_nothing("Captured", f"Syntax error on line {error.line}: nothing ran.")
 
-    # --- Edit → Undo and closing -----------------------------------------------------------------
+    # --- Edit → Undo / Redo and closing ----------------------------------------------------------
 
     def undo(self) -> None:
         if not self.workspace.can_undo():
             self.status_message.emit("Nothing to undo")
             return
-        description = self.workspace.undo_description()
-        self.workspace.undo()
-        self.status_message.emit(f"Undid {description}")
+        self.status_message.emit(f"Undid {self.workspace.undo()}")
+
+    def redo(self) -> None:
+        if not self.workspace.can_redo():
+            self.status_message.emit("Nothing to redo")
+            return
+        self.status_message.emit(f"Redid {self.workspace.redo()}")
 
     def shutdown(self) -> None:
         """Stop a running script and join its thread; keep the text (window closing)."""

@@ -164,12 +164,11 @@ class WorkbenchPanel(QWidget):
             self.selection_changed.emit("")
             return
         entry = self.workspace.entry(name)
-        if verdict is None:
-            inputs = {
-                n: self.workspace.tensor(n) for n in entry.provenance.inputs if n in self.workspace
-            }
+        origins = self.workspace.origins(name)
+        if verdict is None:  # against the very tensors it was made from, never a newer namesake
+            inputs = {o.name_now: self.workspace.tensor(o.name_now) for o in origins if o.name_now}
             verdict = view_verdict(entry.tensor, inputs) if inputs else None
-        self.identity.show_entry(entry, verdict, self.workspace.sharing(name), code)
+        self.identity.show_entry(entry, verdict, self.workspace.sharing(name), code, origins)
         self.history.show_lineage(self.workspace, name)
         self.values.set_tensor(entry.tensor, name)
         self.operate_form.set_input(name)
