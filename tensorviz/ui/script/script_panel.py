@@ -26,9 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tensorviz.core.autograd.script_backward import ScriptBackwardRecorder
 from tensorviz.core.script.examples import example_by_key, script_examples
 from tensorviz.core.script.results import RunSummary, apply_script_result
 from tensorviz.core.script.run import ScriptResult, ScriptRun
+from tensorviz.core.script.source import SCRIPT_FILENAME
 from tensorviz.core.tensors.workspace import Workspace, WorkspaceError
 from tensorviz.ui.script.captured_list import CapturedList
 from tensorviz.ui.script.code_editor import CodeEditor
@@ -61,6 +63,7 @@ class ScriptPanel(QWidget):
     graph_requested = Signal(str)
     workbench_requested = Signal(str)
     layout_requested = Signal(str)
+    backward_recorded = Signal(object)  # the run's ScriptBackwardRecorder (its own passes)
 
     def __init__(self, workspace: Workspace, settings=None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -69,6 +72,7 @@ class ScriptPanel(QWidget):
         self.generation = 0
         self.thread: ScriptThread | None = None
         self.script_run: ScriptRun | None = None
+        self.backward_recorder: ScriptBackwardRecorder | None = None
         self.last_result: ScriptResult | None = None
         self.last_summary: RunSummary | None = None
         self._namespace: dict | None = None  # the last successful run's variables
@@ -217,7 +221,14 @@ class ScriptPanel(QWidget):
         self.editor.set_failing_line(0)
         self.generation += 1
         arrays = {e.name: e.numpy_array for e in self.workspace if e.numpy_array is not None}
-        self.script_run = ScriptRun(self._source, self.workspace.tensors(), self._namespace, arrays)
+        self.backward_recorder = ScriptBackwardRecorder(SCRIPT_FILENAME)  # the script's own
+        self.script_run = ScriptRun(
+            self._source,
+            self.workspace.tensors(),
+            self._namespace,
+            arrays,
+            around_user_code=[self.backward_recorder.installed],
+        )
         self.thread = ScriptThread(self.script_run, self.generation)
         self.thread.run_finished.connect(self._on_run_finished)
         self.output.append_line(f"▶ Run at {time.strftime('%H:%M:%S')}")
@@ -282,6 +293,9 @@ class ScriptPanel(QWidget):
             "syntax_error": self._on_syntax_error,
         }[result.status]
         handler(result)
+        recorder = self.backward_recorder
+        if result.status in ("finished", "failed") and recorder is not None and recorder.passes:
+            self.backward_recorded.emit(recorder)
         self.run_finished.emit(result.status)
 
     def _apply(self, result: ScriptResult) -> RunSummary | None:

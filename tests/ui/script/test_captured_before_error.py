@@ -95,3 +95,18 @@ def test_redo_puts_a_run_back_with_the_variables_the_next_run_sees(qtbot, panel,
     panel.redo()
     assert workspace.tensor("a") is a and torch.equal(workspace.tensor("x"), x_before * 2)
     assert run(qtbot, panel, "n = steps\n") == "finished"  # the redone run's variables
+
+
+def test_the_graph_button_opens_the_scripts_own_backward_pass(qtbot, window):
+    panel = window.panel("script")
+    window.show_area("script")
+    source = "w = torch.tensor(2.0, requires_grad=True)\nloss = (w * 3) ** 2\nloss.backward()\n"
+    run(qtbot, panel, source)
+    panel.captured.select("loss")
+    panel.captured.graph_button.click()
+    graph = window.panel("graph")
+    assert window.current_area() == "graph" and graph.source == ("script", "0")
+    graph.run_to_end()
+    (leaf,) = graph.graph.nodes_of_kind("accumulate_grad")
+    w = window.context.workspace.tensor("w")
+    assert graph.view.items_of(leaf)[0].detail == f"grad = {w.grad.item():g}" == "grad = 36"
