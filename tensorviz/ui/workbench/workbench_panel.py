@@ -69,6 +69,7 @@ class WorkbenchPanel(QWidget):
         self.list_view, self.history = left.list_view, left.history
         self.rename_button, self.duplicate_button = left.rename_button, left.duplicate_button
         self.delete_button, self.undo_button = left.delete_button, left.undo_button
+        self.redo_button = left.redo_button
 
         self.tabs = QTabWidget()
         self.tabs.addTab(self.operate_form, "Apply operation")
@@ -115,6 +116,7 @@ class WorkbenchPanel(QWidget):
         self.duplicate_button.clicked.connect(self.duplicate_selected)
         self.delete_button.clicked.connect(self.delete_selected)
         self.undo_button.clicked.connect(self.undo)
+        self.redo_button.clicked.connect(self.redo)
         self.background.finished.connect(self._on_background_finished)
         self.background.failed.connect(self._show_problem)
         self.background.discarded.connect(
@@ -330,6 +332,19 @@ class WorkbenchPanel(QWidget):
             return
         description = self.workspace.undo_description()
         self._workspace_call(self.workspace.undo, f"Undid {description}")
+        self._update_buttons()  # the step went to redo after the workspace's events
+
+    def redo(self) -> None:
+        if not self.workspace.can_redo():
+            self.status_message.emit("Nothing to redo")
+            return
+        description = self.workspace.redo_description()
+        self._workspace_call(self.workspace.redo, f"Redid {description}")
+        self._update_buttons()
+
+    def showEvent(self, event) -> None:  # undo / redo from another area moved the history
+        super().showEvent(event)
+        self._update_buttons()
 
     # --- workspace events -----------------------------------------------------------------------
 
@@ -361,6 +376,11 @@ class WorkbenchPanel(QWidget):
         description = self.workspace.undo_description()
         self.undo_button.setText("Undo")
         self.undo_button.setToolTip(f"Undo {description} (Ctrl+Z)" if description else "Ctrl+Z")
+        self.redo_button.setEnabled(self.workspace.can_redo())
+        again = self.workspace.redo_description()
+        self.redo_button.setToolTip(
+            f"Redo {again} (Ctrl+Shift+Z, Ctrl+Y)" if again else "Ctrl+Shift+Z, Ctrl+Y"
+        )
 
     def shutdown(self) -> None:
         """Stop background work and detach from the workspace (window closing)."""
