@@ -9,15 +9,18 @@ script's variables, reads each node's local derivative and hooks every node for 
 when the last recorded run ends. What the script sees is unchanged: the same call, the same
 result, torch's own errors.
 
-A training loop calls backward hundreds of times: the first KEEP_FIRST passes are kept, then
-only the latest (pass N of the loop), and later passes are recorded only while their graphs are
-small (a big model's later passes are counted, not recorded).
+A training loop calls backward hundreds of times, and recording one pass costs several times
+the pass itself (hooks on every node, gradients copied, derivatives read): the first KEEP_FIRST
+passes are always recorded, later ones only while recording has taken at most LATER_SHARE of
+the time since the first backward — so the run slows by about that much — and of those only
+the latest is kept ("pass 480 of 500"). Every call is counted.
 """
 
 from __future__ import annotations
 
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -27,7 +30,7 @@ from tensorviz.core.autograd.backward_steps import BackwardRecord, recorded_pass
 from tensorviz.core.autograd.graph import AutogradGraph, LeafNames, extract_graph
 
 KEEP_FIRST = 3
-LATER_PASS_NODES = 300  # later passes are recorded while the first pass's graph is this small
+LATER_SHARE = 0.1  # later passes are recorded while recording took at most this share of time
 
 
 @dataclass
@@ -53,6 +56,8 @@ class ScriptBackwardRecorder:
     filename: str  # the script's code filename: its frames name the leaves and the line
     passes: list[ScriptBackwardPass] = field(default_factory=list)
     calls: int = 0  # every backward call the script made, recorded or not
+    started: float = 0.0  # when the first backward call came
+    spent: float = 0.0  # seconds spent in recorded calls
 
     def installed(self):
         return _recording_in_this_thread(self)
@@ -63,13 +68,20 @@ class ScriptBackwardRecorder:
 
     def _record(self, original, tensors, kwargs) -> None:
         self.calls += 1
+        now = time.perf_counter()
+        self.started = self.started or now
         roots = [tensors] if isinstance(tensors, torch.Tensor) else list(tensors)
         roots = [t for t in roots if isinstance(t, torch.Tensor) and t.grad_fn is not None]
-        first = self.passes[0] if self.passes else None
-        small = first is not None and first.graph.graph.number_of_nodes() <= LATER_PASS_NODES
-        if not roots or (self.calls > KEEP_FIRST and not small):
+        later = self.calls > KEEP_FIRST
+        if not roots or (later and self.spent > LATER_SHARE * (now - self.started)):
             original(tensors, **kwargs)
             return
+        try:
+            self._record_pass(original, tensors, kwargs, roots)
+        finally:
+            self.spent += time.perf_counter() - now
+
+    def _record_pass(self, original, tensors, kwargs, roots) -> None:
         frames = _script_frames(sys._getframe(2), self.filename)
         names = _leaf_names(frames)
         labels = [_name_in(frames, root) or "root" for root in roots]

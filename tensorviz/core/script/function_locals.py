@@ -2,75 +2,44 @@
 a learner's `demo()` made are captured too (`demo.images`).
 
 How: before the script runs, every `def` in it gets its body wrapped in `try: ... finally:
-__tensorviz_locals__("demo")` (the AST is rewritten, line numbers untouched, so tracebacks and
-the failing line read as the user wrote them). The hook keeps the function frame's locals dict
-for the run recording in the calling thread; the last call of each function wins. A plain
-function call on the hot path costs one extra call (~1 µs); no tracing is installed.
+__tensorviz_frames__["demo"] = sys._getframe()` (the AST is rewritten, line numbers untouched,
+so tracebacks and the failing line read as the user wrote them). The dict is the run's
+FunctionLocals, put in its namespace; the last call of each function wins. A call costs one
+C call and a dict store (~0.3 µs here); no tracing is installed.
 """
 
 from __future__ import annotations
 
 import ast
 import sys
-import threading
 from dataclasses import dataclass, field
+from types import FrameType
 
 from tensorviz.core.script.source import SCRIPT_FILENAME, bound_names
 
-HOOK_NAME = "__tensorviz_locals__"
+FRAMES_NAME = "__tensorviz_frames__"  # the run's FunctionLocals.last_frames
+GETFRAME_NAME = "__tensorviz_getframe__"  # sys._getframe: a C call, no Python frame of ours
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
 @dataclass
 class FunctionLocals:
-    """What the functions of one run left: qualname → its last call's locals."""
+    """What the functions of one run left: qualname → the frame of its last call (a finished
+    frame keeps its locals; reading them waits until the run is over)."""
 
-    last_locals: dict[str, dict] = field(default_factory=dict)
-    free_names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # closure variables
-    calls: dict[str, int] = field(default_factory=dict)
+    last_frames: dict[str, FrameType] = field(default_factory=dict)
 
     def own_locals(self, order=()) -> dict[str, dict]:
         """qualname → its own locals (a closure's variables belong to the function around it),
         functions listed in `order` (the source's) first."""
         ranked = {name: i for i, name in enumerate(order)}
-        names = sorted(self.last_locals, key=lambda n: ranked.get(n, len(ranked)))
-        return {
-            name: {
-                k: v
-                for k, v in list(self.last_locals[name].items())
-                if k not in self.free_names.get(name, ())
-            }
-            for name in names
-        }
-
-
-_RECORDING = threading.local()  # .locals: the FunctionLocals of the run in this thread
-
-
-def _keep_locals(qualname: str) -> None:
-    """The hook the rewritten functions call from their `finally`."""
-    record = getattr(_RECORDING, "locals", None)
-    if record is None:  # a function of an earlier run, called from somewhere else
-        return
-    frame = sys._getframe(1)
-    record.last_locals[qualname] = frame.f_locals  # a dict that outlives the frame
-    record.free_names[qualname] = frame.f_code.co_freevars
-    record.calls[qualname] = record.calls.get(qualname, 0) + 1
-
-
-class recording_function_locals:  # noqa: N801 — used as a context manager, like a function
-    """`with recording_function_locals(record):` around the script's exec, in its thread."""
-
-    def __init__(self, record: FunctionLocals) -> None:
-        self.record = record
-
-    def __enter__(self) -> FunctionLocals:
-        self._previous = getattr(_RECORDING, "locals", None)
-        _RECORDING.locals = self.record
-        return self.record
-
-    def __exit__(self, *_exc) -> None:
-        _RECORDING.locals = self._previous
+        names = sorted(self.last_frames, key=lambda n: ranked.get(n, len(ranked)))
+        scopes = {}
+        for name in names:
+            frame = self.last_frames[name]
+            free = frame.f_code.co_freevars
+            scopes[name] = {k: v for k, v in frame.f_locals.items() if k not in free}
+        return scopes
 
 
 class _WrapFunctionBodies(ast.NodeTransformer):
@@ -85,10 +54,13 @@ class _WrapFunctionBodies(ast.NodeTransformer):
         body = node.body
         docstring = body[:1] if _is_docstring(body[0]) else []
         rest = body[len(docstring) :] or [ast.Pass()]
-        call = ast.Expr(ast.Call(ast.Name(HOOK_NAME, ast.Load()), [ast.Constant(qualname)], []))
-        wrapped = ast.Try(body=rest, handlers=[], orelse=[], finalbody=[call])
+        frames = ast.Name(FRAMES_NAME, ast.Load())
+        key = ast.Subscript(frames, ast.Constant(qualname), ast.Store())
+        getframe = ast.Call(ast.Name(GETFRAME_NAME, ast.Load()), [], [])
+        keep = ast.Assign([key], getframe)  # __tensorviz_frames__["demo"] = sys._getframe()
+        wrapped = ast.Try(body=rest, handlers=[], orelse=[], finalbody=[keep])
         end = node.body[-1]
-        for part in (call, call.value, call.value.func, *call.value.args, wrapped):
+        for part in (keep, key, frames, key.slice, getframe, getframe.func, wrapped):
             ast.copy_location(part, end)
             part.end_lineno, part.end_col_offset = end.end_lineno, end.end_col_offset
         node.body = [*docstring, wrapped]
@@ -123,9 +95,10 @@ def compile_with_locals_hook(source: str):
     return compile(tree, SCRIPT_FILENAME, "exec")
 
 
-def hook_namespace() -> dict:
-    """What the namespace needs for the rewritten functions to find their hook."""
-    return {HOOK_NAME: _keep_locals}
+def hook_namespace(record: FunctionLocals) -> dict:
+    """What the run's namespace needs for the rewritten functions to keep their frames (a
+    function kept from an earlier run still writes into that run's dict: harmless)."""
+    return {FRAMES_NAME: record.last_frames, GETFRAME_NAME: sys._getframe}
 
 
 def function_binding_lines(tree: ast.Module) -> dict[str, dict[str, int]]:

@@ -51,7 +51,6 @@ from tensorviz.core.script.function_locals import (
     function_binding_lines,
     has_functions,
     hook_namespace,
-    recording_function_locals,
 )
 from tensorviz.core.script.output import ScriptOutput, captured_output
 from tensorviz.core.script.settings import torch_settings_kept
@@ -271,7 +270,7 @@ class ScriptRun:
             code = compile_with_locals_hook(self.source)
         snapshot = WorkspaceSnapshot.take(self.tensors, self.arrays)
         namespace = build_namespace(self.tensors, self.previous_namespace)
-        namespace.update(hook_namespace())
+        namespace.update(hook_namespace(self.function_locals))
         with (
             captured_output(self.output),
             _sleep_wakes_on(self._stop),
@@ -287,6 +286,7 @@ class ScriptRun:
             snapshot.restore()
             return result
         scopes = self.function_locals.own_locals(result.function_lines)
+        self.function_locals.last_frames.clear()  # the frames held more than their tensors
         capture = capture_namespace(namespace, set(lines), self.tensors.values(), scopes)
         result.capture = capture
         if result.status == "failed":  # what existed at the error, beside the restored workspace
@@ -304,7 +304,6 @@ class ScriptRun:
             try:
                 self._enter_user_code()
                 with ExitStack() as around:
-                    around.enter_context(recording_function_locals(self.function_locals))
                     for make in self.around_user_code:
                         around.enter_context(make())
                     around.enter_context(mode)

@@ -5,6 +5,7 @@ import threading
 
 import torch
 
+from tensorviz.core.autograd import script_backward
 from tensorviz.core.autograd.script_backward import KEEP_FIRST, ScriptBackwardRecorder
 from tensorviz.core.script.run import ScriptRun
 from tensorviz.core.script.source import SCRIPT_FILENAME
@@ -39,7 +40,8 @@ def test_the_tutorials_pass_is_recorded_without_retain_graph():
     assert derivative.text() == "∂(x²)/∂x = 2·x = 4 at x = 2"
 
 
-def test_a_training_loop_keeps_the_first_passes_and_the_last():
+def test_a_training_loop_keeps_the_first_passes_and_the_latest_recorded(monkeypatch):
+    monkeypatch.setattr(script_backward, "LATER_SHARE", float("inf"))  # record every pass
     source = (
         "w = torch.tensor(2.0, requires_grad=True)\n"
         "for step in range(10):\n"
@@ -53,6 +55,14 @@ def test_a_training_loop_keeps_the_first_passes_and_the_last():
     assert grads == [4.0, 8.0, 12.0, 40.0]  # accumulating, as torch does
     assert result.namespace["w"].grad.item() == 40.0
     assert recorder.passes[-1].title(recorder.calls) == "loss.backward() on line 4 (pass 10 of 10)"
+
+
+def test_later_passes_are_not_recorded_beyond_their_share_of_the_time(monkeypatch):
+    monkeypatch.setattr(script_backward, "LATER_SHARE", 0.0)  # no time for any later pass
+    source = "w = torch.ones(1, requires_grad=True)\nfor _ in range(6):\n    (w * 2).backward()\n"
+    recorder, result = run(source)
+    assert [p.number for p in recorder.passes] == [1, 2, 3] and recorder.calls == 6
+    assert result.namespace["w"].grad.item() == 12.0  # every pass still ran, as plain torch
 
 
 def test_module_parameters_and_function_locals_name_the_leaves():

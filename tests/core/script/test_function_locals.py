@@ -7,7 +7,11 @@ import pytest
 import torch
 from script_helpers import line_of, run_script
 
-from tensorviz.core.script.function_locals import compile_with_locals_hook
+from tensorviz.core.script.function_locals import (
+    FunctionLocals,
+    compile_with_locals_hook,
+    hook_namespace,
+)
 from tensorviz.core.script.source import SCRIPT_FILENAME
 from tensorviz.core.tensors.workspace import Workspace
 
@@ -110,7 +114,7 @@ def test_functions_keep_their_docstring_and_their_traceback_lines(source):
         (plain, compile(source, SCRIPT_FILENAME, "exec")),
         (hooked, compile_with_locals_hook(source)),
     ):
-        namespace.update(torch=torch, __tensorviz_locals__=lambda _name: None)
+        namespace.update(torch=torch, **hook_namespace(FunctionLocals()))
         with pytest.raises(Exception) as raised:  # noqa: PT011 — any error; compared below
             exec(code, namespace)  # noqa: S102
         namespace["tb"] = [
