@@ -91,7 +91,9 @@ def node_details(
                 reason = why_grad_is_none(root, reached=True)
                 lines.append(f"<b>.grad</b>: None<br><i>why?</i> {escape(reason)}")
     if kind != "tensor":
-        lines += _visit_lines(visit, step_seen)
+        lines += ["", *_visit_lines(visit, step_seen)]
+    if kind == "accumulate_grad" and visit is not None and step_seen:
+        lines += _accumulation_lines(visit)
     return "<br>".join(lines)
 
 
@@ -105,7 +107,7 @@ def derivative_lines(explained: NodeDerivatives, visit: BackwardVisit | None) ->
         ]
     if explained.status == "unknown":
         return ["<b>local derivative</b>: <i>not explained for this op yet</i>"]
-    lines = ["<b>local derivative</b> (the chain rule's factor on each edge):"]
+    lines = ["", "<b>local derivative</b> (the chain rule's factor on each edge):"]
     arriving = visit.grads_in[0] if visit is not None and visit.grads_in else None
     for derivative in explained.derivatives:
         words = f" — {escape(derivative.words)}" if derivative.words else ""
@@ -121,6 +123,19 @@ def derivative_lines(explained: NodeDerivatives, visit: BackwardVisit | None) ->
                 f"{arriving.text()} × {derivative.value.text()} = {sent.text()}"
             )
     return lines
+
+
+def _accumulation_lines(visit: BackwardVisit) -> list[str]:
+    """AccumulateGrad adds: `.grad` before this pass + what arrived = `.grad` after."""
+    arriving = visit.grads_in[0] if visit.grads_in else None
+    after = visit.leaf_grad
+    if not (_scalar(arriving) and _scalar(after)):
+        return ["AccumulateGrad adds the arriving gradient into .grad; it never overwrites."]
+    before = after.values.item() - arriving.values.item()
+    return [
+        f"AccumulateGrad adds, it never overwrites: .grad = {before:.4g} + "
+        f"{arriving.text()} = {after.text()}"
+    ]
 
 
 def _scalar(summary: GradSummary | None) -> bool:

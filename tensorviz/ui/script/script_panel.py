@@ -131,7 +131,7 @@ class ScriptPanel(QWidget):
         left.setSizes([540, 180])  # scaled to the real height on first show
         self.captured = CapturedList(self.workspace)
         right = QWidget()  # the error of the last run above what the last good run captured
-        right.setMinimumWidth(240)
+        right.setMinimumWidth(280)
         column = QVBoxLayout(right)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.error_box)
@@ -139,8 +139,8 @@ class ScriptPanel(QWidget):
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left)
         self.splitter.addWidget(right)
-        self.splitter.setStretchFactor(0, 5)
-        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)  # room for the Captured list's autograd columns
         self.splitter.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.addLayout(toolbar)
