@@ -44,6 +44,7 @@ def captured_rows(workspace, summary) -> list[dict]:
             {"name": row.name, "path": row.path, "line": row.line, "status": row.status,
              "shape": list(tensor.shape), "dtype": str(tensor.dtype).removeprefix("torch."),
              "requires_grad": tensor.requires_grad, "grad_fn": grad_fn,
+             "before_error": row.before_error,
              "shares_storage_with": [n for n in workspace.sharing(row.name) if n != row.name]}
         )  # fmt: skip
     return rows
@@ -93,7 +94,10 @@ def _run_script(args: argparse.Namespace) -> int:
         for stream, text in chunks:
             (sys.stderr if stream == "stderr" else sys.stdout).write(text)
         if rows:
-            print(f"\n{len(rows)} tensor{'s' if len(rows) != 1 else ''} captured:")
+            before = (
+                f" before the error on line {summary.failed_line}" if summary.failed_line else ""
+            )
+            print(f"\n{len(rows)} tensor{'s' if len(rows) != 1 else ''} captured{before}:")
             print(_table(rows))
         for note in summary.notes:
             print(f"note: {note}")

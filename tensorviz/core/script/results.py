@@ -249,13 +249,11 @@ def _failed_run_notes(workspace: Workspace, result: ScriptResult, summary: RunSu
     back shows the bytes of before the run, not those at the error: say so."""
     if not summary.failed_line or not result.restored:
         return []
-    restored = [workspace.tensor(n) for n in result.restored if n in workspace]
+    restored = {n: workspace.tensor(n) for n in result.restored if n in workspace}
     notes = []
     for row in summary.rows:
         tensor = workspace.tensor(row.name)
-        owners = [
-            n for n, t in zip(result.restored, restored, strict=False) if shares_storage(t, tensor)
-        ]
+        owners = [n for n, t in restored.items() if shares_storage(t, tensor)]
         if owners:
             notes.append(
                 f"{row.path} reads the memory of {owners[0]}, which the run wrote and which was "

@@ -137,6 +137,11 @@ class IdentityCard(QWidget):
         self.notes.setVisible(bool(entry.notes))
         self._show_numpy(entry)
 
+    def refresh_values(self) -> None:
+        """Read the attributes again (a backward elsewhere filled .grad; nothing else moved)."""
+        if self.entry is not None:
+            self._fill_grid(identify(self.entry.tensor).rows())
+
     def _origin(self, provenance, origins=None) -> str:
         if provenance.op == "script":  # "from script, line 6 (model[0].weight)"
             line, path = provenance.params.get("line"), provenance.params.get("path", "")

@@ -342,9 +342,10 @@ class WorkbenchPanel(QWidget):
         self._workspace_call(self.workspace.redo, f"Redid {description}")
         self._update_buttons()
 
-    def showEvent(self, event) -> None:  # undo / redo from another area moved the history
+    def showEvent(self, event) -> None:  # another area may have undone, redone or run backward
         super().showEvent(event)
         self._update_buttons()
+        self.identity.refresh_values()
 
     # --- workspace events -----------------------------------------------------------------------
 

@@ -68,3 +68,13 @@ def test_the_card_shows_grad_as_torch_keeps_it(panel):
     assert panel.identity.value_labels["is_leaf"].text() == "True"
     panel.select("x")
     assert panel.identity.value_labels[".grad"].text() == "None"
+
+
+def test_the_card_reads_grad_again_when_the_workbench_is_shown(panel):
+    run_script(panel.workspace, "w = torch.ones(2, requires_grad=True)\n")
+    panel.select("w")
+    assert panel.identity.value_labels[".grad"].text() == "None"
+    panel.hide()
+    (panel.workspace.tensor("w") * 3).sum().backward()  # e.g. the Autograd area's Backward
+    panel.show()
+    assert panel.identity.value_labels[".grad"].text() == "[2] 3, 3"
