@@ -11,7 +11,8 @@ back again.
 A run that raised adds what existed when it failed, marked "before the error on line N", and
 never touches the workspace's own entries (their memory was put back by the run): a name the
 failed run rebound is added as `name_at_error` beside the entry it would have replaced. Entries
-a failed run added are provisional: the next run's tensor of the same path takes their place.
+a failed run added are provisional: the next run's tensor of the same name and path takes their
+place (a failing rerun its `name_at_error` too), where a failed run never takes an entry.
 """
 
 from __future__ import annotations
