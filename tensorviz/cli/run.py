@@ -69,6 +69,7 @@ def captured_rows(workspace, summary) -> list[dict]:
             {"name": row.name, "path": row.path, "line": row.line, "status": row.status,
              "shape": list(tensor.shape), "dtype": str(tensor.dtype).removeprefix("torch."),
              "requires_grad": tensor.requires_grad, "grad_fn": grad_fn,
+             "before_error": row.before_error,
              "shares_storage_with": [n for n in workspace.sharing(row.name) if n != row.name]}
         )  # fmt: skip
     return rows
@@ -111,6 +112,7 @@ def _run_script(args: argparse.Namespace) -> int:
         captured_rows(workspace, summary) if summary is not None else [],
         list(summary.notes) if summary is not None else [],
         _stop_text(limited, args.timeout, runner.progress()[0]),
+        summary.failed_line if summary is not None else 0,
     )
     if args.json:
         report.print_json(args.timeout)
@@ -130,6 +132,7 @@ class _Report:
     rows: list[dict]
     notes: list[str]
     stop_text: str  # what a timeout or Ctrl+C stopped ("" when neither did)
+    failed_line: int = 0  # > 0: the rows are what existed before the error on this line
 
     def __post_init__(self) -> None:
         result = self.limited.result
@@ -170,7 +173,9 @@ class _Report:
         for stream, text in self.chunks:
             (sys.stderr if stream == "stderr" else sys.stdout).write(text)
         if self.rows:
-            print(f"\n{len(self.rows)} tensor{'s' if len(self.rows) != 1 else ''} captured:")
+            before = f" before the error on line {self.failed_line}" if self.failed_line else ""
+            count = len(self.rows)
+            print(f"\n{count} tensor{'s' if count != 1 else ''} captured{before}:")
             print(_table(self.rows))
         for note in self.notes:
             print(f"note: {note}")

@@ -79,3 +79,19 @@ def test_sys_exit_n_exits_n_with_one_line(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "working" in captured.out
     assert captured.err.strip() == "The script called exit(3)"
+
+
+def test_a_raising_script_lists_what_existed_before_the_error(tmp_path, capsys):
+    path = tmp_path / "refused.py"
+    path.write_text(
+        "def demo():\n    a = torch.arange(6.0)\n    b = a.view(2, 3).t()\n    return b.view(6)\n"
+        "demo()\n"
+    )
+    assert main(["run", "--json", str(path)]) == 1
+    data = json.loads(capsys.readouterr().out)
+    tensors = {row["path"]: row for row in data["tensors"]}
+    plain = torch.arange(6.0).view(2, 3).t()
+    assert tensors["demo.b"]["shape"] == list(plain.shape) and tensors["demo.b"]["before_error"]
+    assert tensors["demo.b"]["name"] == "demo_b" and data["error"]["line"] == 4
+    assert main(["run", str(path)]) == 1
+    assert "2 tensors captured before the error on line 4:" in capsys.readouterr().out

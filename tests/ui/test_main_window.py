@@ -177,6 +177,17 @@ def test_edit_undo_undoes_the_last_workbench_step(window):
     assert len(workbench.workspace) == count - 1
 
 
+def test_edit_redo_puts_back_what_undo_took(window):
+    workbench = window.panel("workbench")
+    window.show_area("workbench")
+    copy = workbench.workspace.duplicate("x")
+    window.undo_action.trigger()
+    assert copy not in workbench.workspace and workbench.redo_button.isEnabled()
+    assert [k.toString() for k in window.redo_action.shortcuts()] == ["Ctrl+Shift+Z", "Ctrl+Y"]
+    window.redo_action.trigger()
+    assert copy in workbench.workspace and not workbench.redo_button.isEnabled()
+
+
 def test_training_loss_graph_opens_in_the_autograd_area(window, qtbot):
     training, graph = window.panel("training"), window.panel("graph")
     qtbot.waitUntil(lambda: getattr(training, "info", None) is not None, timeout=30_000)

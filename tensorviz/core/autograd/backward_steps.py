@@ -2,59 +2,23 @@
 
 Every node of an AutogradGraph gets a `register_prehook` (gradient arriving) and a
 `register_hook` (gradients sent on) for one backward call; the hooks are removed afterwards.
-Gradients are kept as plain NumPy copies, so the record holds no autograd history.
+Gradients are kept as plain NumPy copies, so the record holds no autograd history. Before the
+pass, each node's local derivative is read from its saved tensors (a backward without
+retain_graph frees them).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import numpy as np
 import torch
 
-from tensorviz.core.autograd.graph import AutogradGraph
+from tensorviz.core.autograd.grad_summary import KEPT_VALUES, GradSummary  # noqa: F401
+from tensorviz.core.autograd.graph import AutogradGraph, saved_values
+from tensorviz.core.autograd.local_derivatives import NodeDerivatives, graph_derivatives
 
-SHOWN_VALUES = 6
-KEPT_VALUES = 4096  # a gradient's values kept per visit (all of them for small tensors)
-
-
-def _numel(shape: tuple[int, ...]) -> int:
-    return int(np.prod(shape, dtype=np.int64)) if shape else 1
-
-
-@dataclass(frozen=True)
-class GradSummary:
-    shape: tuple[int, ...]
-    values: np.ndarray  # a float64 copy; flat and cut to KEPT_VALUES for a big gradient
-
-    @classmethod
-    def of(cls, tensor: torch.Tensor | None) -> GradSummary | None:
-        if tensor is None:
-            return None
-        shape = tuple(tensor.shape)
-        try:
-            flat = tensor.detach().reshape(-1)
-            if flat.numel() > KEPT_VALUES:
-                flat = flat[:KEPT_VALUES]
-            if flat.is_complex():
-                flat = flat.abs()
-            array = flat.to("cpu", torch.float64).numpy().copy()
-        except (RuntimeError, TypeError):  # sparse, quantized, meta: keep the shape only
-            array = np.full(1, np.nan)
-        return cls(shape, array if array.size != _numel(shape) else array.reshape(shape))
-
-    def short_text(self) -> str:
-        """A scalar's value, otherwise the shape: what fits on a node or beside an edge."""
-        flat = self.values.reshape(-1)
-        return f"{flat[0]:.4g}" if flat.size == 1 else str(list(self.shape))
-
-    def text(self) -> str:
-        flat = self.values.reshape(-1)
-        if flat.size == 1:
-            return f"{flat[0]:.4g}"
-        shown = ", ".join(f"{v:.3g}" for v in flat[:SHOWN_VALUES])
-        more = ", …" if flat.size > SHOWN_VALUES else ""
-        return f"{list(self.shape)} [{shown}{more}]"
+DESCRIBED_NODES = 400  # graphs up to this many backward nodes get their derivatives read first
 
 
 @dataclass(frozen=True)
@@ -70,6 +34,7 @@ class BackwardVisit:
 class BackwardRecord:
     visits: list[BackwardVisit] = field(default_factory=list)
     error: str = ""  # torch's message when backward refused
+    derivatives: dict[str, NodeDerivatives] = field(default_factory=dict)  # read before the pass
 
     def visit_of(self, node: str) -> BackwardVisit | None:
         return next((v for v in self.visits if v.node == node), None)
@@ -99,6 +64,22 @@ def record_backward(
 ) -> BackwardRecord:
     """Run `root.backward(...)` with hooks on every node of `graph`; never raises torch errors."""
     record = BackwardRecord()
+    try:
+        recorded_pass(graph, lambda: root.backward(gradient, retain_graph=retain_graph), record)
+    except RuntimeError as error:
+        message = str(error).splitlines()[0]
+        explanation = explain_backward_error(str(error))
+        record.error = f"{message}\n{explanation}".strip()
+    return record
+
+
+def recorded_pass(
+    graph: AutogradGraph, run: Callable[[], object], record: BackwardRecord | None = None
+) -> BackwardRecord:
+    """Call `run` (a backward through `graph`: the Backward button's, or a script's own) with
+    hooks on every node of `graph`, into `record`. Whatever `run` raises is raised."""
+    record = record if record is not None else BackwardRecord()
+    record.derivatives = graph_derivatives(graph, DESCRIBED_NODES)
     handles = []
     arriving: dict[str, tuple] = {}
 
@@ -119,19 +100,27 @@ def record_backward(
 
         return on_sent
 
-    for node_id, fn in graph.functions.items():
-        handles.append(fn.register_prehook(prehook(node_id)))
-        handles.append(fn.register_hook(posthook(node_id, fn)))
     try:
-        root.backward(gradient, retain_graph=retain_graph)
-    except RuntimeError as error:
-        message = str(error).splitlines()[0]
-        explanation = explain_backward_error(str(error))
-        record.error = f"{message}\n{explanation}".strip()
+        for node_id, fn in graph.functions.items():
+            handles.append(fn.register_prehook(prehook(node_id)))
+            handles.append(fn.register_hook(posthook(node_id, fn)))
+        run()
     finally:
         for handle in handles:
             handle.remove()
     return record
+
+
+def graph_was_freed(graph: AutogradGraph, looked_at: int = 50) -> bool:
+    """True when a backward without retain_graph already freed the graph's saved tensors (read
+    from the first nodes that saved any: torch frees them all in one pass)."""
+    for node in graph.nodes_of_kind("backward")[:looked_at]:
+        values = saved_values(graph.functions[node])
+        if any(v.kind == "freed" for v in values):
+            return True
+        if any(v.kind == "tensor" for v in values):
+            return False
+    return False
 
 
 def why_grad_is_none(tensor: torch.Tensor, reached: bool, had_gradient: bool = True) -> str:

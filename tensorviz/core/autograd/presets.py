@@ -1,4 +1,9 @@
-"""Ready-made graphs that mirror MISSION.md's autograd section, built with real torch."""
+"""Ready-made graphs that mirror MISSION.md's autograd section, built with real torch.
+
+Each preset can run its forward pass again on the same leaves (`BuiltGraph.rebuild`), as a
+tutorial's training loop does: a second Backward after one that freed the graph (no
+retain_graph) gets a fresh graph, and the leaves' .grad accumulates as it does in the loop
+(z = x**2 + 1 at x = 2: 4 → 8 → 12)."""
 
 from __future__ import annotations
 
@@ -22,6 +27,7 @@ class BuiltGraph:
     module: torch.nn.Module | None = None
     notes: str = ""
     module_spans: list[ModuleSpan] = field(default_factory=list)  # when made by a module
+    rebuild: Callable[[], BuiltGraph] | None = None  # the same forward again, same leaves
 
     def leaf_names(self) -> LeafNames:
         names = LeafNames(self.named)
@@ -41,16 +47,40 @@ class GraphPreset:
     build: Callable[[], BuiltGraph]
 
 
+def _repeatable(forward: Callable[[], BuiltGraph]) -> BuiltGraph:
+    """The forward's first result, able to run `forward` again on the same leaves."""
+
+    def run() -> BuiltGraph:
+        built = forward()
+        built.rebuild = run
+        return built
+
+    return run()
+
+
 def _square_plus_linear() -> BuiltGraph:
     x = torch.tensor(2.0, requires_grad=True)
-    y = x**2 + 3 * x
-    return BuiltGraph(y, "y", {"x": x}, notes="dy/dx = 2x + 3 = 7 at x = 2")
+
+    def forward() -> BuiltGraph:
+        y = x**2 + 3 * x
+        return BuiltGraph(y, "y", {"x": x}, notes="dy/dx = 2x + 3 = 7 at x = 2")
+
+    return _repeatable(forward)
 
 
 def _square_plus_one() -> BuiltGraph:
     x = torch.tensor(2.0, requires_grad=True)
-    z = x**2 + 1
-    return BuiltGraph(z, "z", {"x": x}, notes="Backward again (retain_graph) to see 4, 8, 12")
+
+    def forward() -> BuiltGraph:
+        z = x**2 + 1
+        notes = (
+            "Press Backward three times: x.grad = 4 → 8 → 12. Each pass runs z = x**2 + 1 "
+            "again on the same x, as the tutorial's loop does, and backward adds into x.grad "
+            "— until Zero grad."
+        )
+        return BuiltGraph(z, "z", {"x": x}, notes=notes)
+
+    return _repeatable(forward)
 
 
 def _linear_regression() -> BuiltGraph:
@@ -60,50 +90,70 @@ def _linear_regression() -> BuiltGraph:
     torch.manual_seed(42)
     w = torch.randn(1, requires_grad=True)
     b = torch.randn(1, requires_grad=True)
-    loss = ((w * x + b - y) ** 2).mean()
-    return BuiltGraph(loss, "loss", {"w": w, "b": b, "x": x, "y": y}, notes="dL/dw, dL/db")
+
+    def forward() -> BuiltGraph:
+        loss = ((w * x + b - y) ** 2).mean()
+        return BuiltGraph(loss, "loss", {"w": w, "b": b, "x": x, "y": y}, notes="dL/dw, dL/db")
+
+    return _repeatable(forward)
 
 
 def _mlp() -> BuiltGraph:
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(), torch.nn.Linear(4, 1))
     inputs, targets = torch.randn(8, 3), torch.randn(8, 1)
-    with record_module_spans(model) as spans:
-        prediction = model(inputs)
-    loss = torch.nn.functional.mse_loss(prediction, targets)
-    return BuiltGraph(
-        loss,
-        "loss",
-        {"inputs": inputs},
-        module=model,
-        module_spans=spans,
-        notes="leaves named as in model.named_parameters()",
-    )
+
+    def forward() -> BuiltGraph:
+        with record_module_spans(model) as spans:
+            prediction = model(inputs)
+        loss = torch.nn.functional.mse_loss(prediction, targets)
+        return BuiltGraph(
+            loss,
+            "loss",
+            {"inputs": inputs},
+            module=model,
+            module_spans=spans,
+            notes="leaves named as in model.named_parameters()",
+        )
+
+    return _repeatable(forward)
 
 
 def _split_chunk() -> BuiltGraph:
     x = torch.arange(6.0, requires_grad=True)
-    h = x * 2
-    a, b, c = h.chunk(3)
-    p, q = x.split([4, 2])
-    loss = (a * b).sum() + c.exp().sum() + p.sum() * q.sum()
-    return BuiltGraph(loss, "loss", {"x": x}, notes="each edge out of a split names its output")
+
+    def forward() -> BuiltGraph:
+        h = x * 2
+        a, b, c = h.chunk(3)
+        p, q = x.split([4, 2])
+        loss = (a * b).sum() + c.exp().sum() + p.sum() * q.sum()
+        return BuiltGraph(loss, "loss", {"x": x}, notes="each edge out of a split names its output")
+
+    return _repeatable(forward)
 
 
 def _in_place_view() -> BuiltGraph:
     x = torch.ones(4, requires_grad=True)
-    h = x * 2
-    h[1:3].mul_(10)  # writes through a view of a non-leaf: CopySlices
-    loss = h.sum()
-    return BuiltGraph(loss, "loss", {"x": x}, notes="h[1:3].mul_(10) became CopySlices")
+
+    def forward() -> BuiltGraph:
+        h = x * 2
+        h[1:3].mul_(10)  # writes through a view of a non-leaf: CopySlices
+        loss = h.sum()
+        return BuiltGraph(loss, "loss", {"x": x}, notes="h[1:3].mul_(10) became CopySlices")
+
+    return _repeatable(forward)
 
 
 def _detached_branch() -> BuiltGraph:
     x = torch.tensor([1.0, 2.0], requires_grad=True)
-    a = x * 3
-    b = a.detach() * 2  # cut: no gradient flows through b
-    loss = (a + b).sum()
-    return BuiltGraph(loss, "loss", {"x": x}, notes="dloss/dx = 3, not 3 + 6: b is detached")
+
+    def forward() -> BuiltGraph:
+        a = x * 3
+        b = a.detach() * 2  # cut: no gradient flows through b
+        loss = (a + b).sum()
+        return BuiltGraph(loss, "loss", {"x": x}, notes="dloss/dx = 3, not 3 + 6: b is detached")
+
+    return _repeatable(forward)
 
 
 PRESETS: dict[str, GraphPreset] = {

@@ -1,6 +1,8 @@
 """Finding every tensor a script left in its namespace: top-level names, tensors inside lists,
-tuples and dicts, and the parameters and buffers of nn.Modules — each with a workspace name made
-from its access path (`model[0].weight` → `model_0_weight`) that is the same on every run.
+tuples and dicts, the parameters and buffers of nn.Modules, and the locals of the functions the
+script defines (their last call: `demo.images`) — each with a workspace name made from its
+access path (`model[0].weight` → `model_0_weight`, `demo.images` → `demo_images`) that is the
+same on every run.
 """
 
 from __future__ import annotations
@@ -25,6 +27,17 @@ class CapturedTensor:
     tensor: torch.Tensor
     top_name: str  # the namespace name it was found under
     numpy_array: np.ndarray | None = None
+    scope: str = ""  # the function whose local it is ("demo", "Net.forward"); "" at top level
+
+    @property
+    def is_top_level(self) -> bool:
+        """Bound to a name of the script's own (module) namespace."""
+        return not self.scope and self.path == self.top_name
+
+    @property
+    def is_function_local(self) -> bool:
+        """A local variable of a function, itself a tensor (not inside a container)."""
+        return bool(self.scope) and self.path == f"{self.scope}.{self.top_name}"
 
 
 @dataclass
@@ -33,6 +46,7 @@ class ScriptCapture:
     truncated: bool = False  # MAX_TENSORS reached
     uncaptured_arrays: list[str] = field(default_factory=list)  # NumPy arrays sharing nothing
     aliases: list[tuple[str, str]] = field(default_factory=list)  # (path, path it is the same as)
+    functions_called: list[str] = field(default_factory=list)  # qualnames whose locals were read
 
 
 def identifier_from(path: str) -> str:
@@ -70,9 +84,10 @@ class _Walker:
         self.known = known  # ids of the workspace's own tensors: they never use up the limit
         self.new = 0
 
-    def add(self, path: str, tensor: torch.Tensor, top: str) -> None:
+    def add(self, path: str, tensor: torch.Tensor, top: str, scope: str = "") -> None:
         if id(tensor) in self.seen:
-            self.capture.aliases.append((path, self.seen[id(tensor)]))
+            if not scope:  # a function's local met again (returned, an argument): no note
+                self.capture.aliases.append((path, self.seen[id(tensor)]))
             return
         if id(tensor) not in self.known:
             if self.new >= MAX_TENSORS:
@@ -80,27 +95,38 @@ class _Walker:
                 return
             self.new += 1
         self.seen[id(tensor)] = path
-        self.capture.tensors.append(CapturedTensor(identifier_from(path), path, tensor, top))
+        captured = CapturedTensor(identifier_from(path), path, tensor, top, scope=scope)
+        self.capture.tensors.append(captured)
 
-    def walk(self, path: str, value, top: str, depth: int) -> None:
+    def walk(self, path: str, value, top: str, depth: int, scope: str = "") -> None:
         if isinstance(value, torch.Tensor):
-            self.add(path, value, top)
+            self.add(path, value, top, scope)
         elif depth >= MAX_DEPTH:
             return
         elif isinstance(value, torch.nn.Module):
             for dotted, tensor in value.named_parameters():
-                self.add(_module_path(path, dotted), tensor, top)
+                self.add(_module_path(path, dotted), tensor, top, scope)
             for dotted, tensor in value.named_buffers():
                 if tensor is not None:
-                    self.add(_module_path(path, dotted), tensor, top)
+                    self.add(_module_path(path, dotted), tensor, top, scope)
         elif isinstance(value, list | tuple):
             for i, item in enumerate(value[: MAX_TENSORS + 1]):
-                self.walk(f"{path}[{i}]", item, top, depth + 1)
+                self.walk(f"{path}[{i}]", item, top, depth + 1, scope)
         elif isinstance(value, dict):
             for key, item in list(value.items())[: MAX_TENSORS + 1]:
                 text = _key_text(key)
                 if text is not None:
-                    self.walk(f"{path}[{text}]", item, top, depth + 1)
+                    self.walk(f"{path}[{text}]", item, top, depth + 1, scope)
+
+    def walk_scope(self, scope: str, names: dict) -> None:
+        """A function's locals: tensors first, then containers and modules (as at top level)."""
+        items = [(n, v) for n, v in list(names.items()) if _is_user_value(n, v)]
+        for name, value in items:
+            if isinstance(value, torch.Tensor):
+                self.add(f"{scope}.{name}", value, name, scope)
+        for name, value in items:
+            if not isinstance(value, torch.Tensor):
+                self.walk(f"{scope}.{name}", value, name, 0, scope)
 
 
 def _is_user_value(name: str, value) -> bool:
@@ -111,10 +137,14 @@ def _is_user_value(name: str, value) -> bool:
     )
 
 
-def capture_namespace(namespace: dict, bound_names=None, known=()) -> ScriptCapture:
+def capture_namespace(
+    namespace: dict, bound_names=None, known=(), function_locals: dict | None = None
+) -> ScriptCapture:
     """Every tensor reachable from the namespace; top-level tensors first so `w = model.weight`
-    keeps the name `w`. NumPy arrays that share memory with a captured tensor are attached to it;
-    other arrays among `bound_names` (names the script binds) are listed as not captured.
+    keeps the name `w`, then the locals of functions (`function_locals`: qualname → the locals
+    of its last call), so a tensor a function returned keeps the name it is bound to at top
+    level. NumPy arrays that share memory with a captured tensor are attached to it; other
+    arrays among `bound_names` (names the script binds) are listed as not captured.
     `known` are the workspace's tensors: only tensors new to it count towards MAX_TENSORS."""
     walker = _Walker({id(t) for t in known})
     items = [(n, v) for n, v in namespace.items() if _is_user_value(n, v)]
@@ -124,6 +154,9 @@ def capture_namespace(namespace: dict, bound_names=None, known=()) -> ScriptCapt
     for name, value in items:
         if not isinstance(value, torch.Tensor):
             walker.walk(name, value, name, 0)
+    for scope, names in (function_locals or {}).items():
+        walker.capture.functions_called.append(scope)
+        walker.walk_scope(scope, names)
     capture = walker.capture
     for name, value in items:
         if not isinstance(value, np.ndarray):

@@ -5,7 +5,14 @@ a tensor inside a container or module takes the name made from its path, and the
 to the same entry on every run (`model_0_weight` is updated, never `model_0_weight2`). A tensor
 that already is a workspace entry under another name (`y = x`) is not added twice. A name the
 script `del`s stays in the workspace (delete it in the Workbench). Workspace tensors the script
-wrote in place are marked changed, and undo puts their bytes back.
+wrote in place are marked changed, and undo puts their bytes back; redo puts the run's bytes
+back again.
+
+A run that raised adds what existed when it failed, marked "before the error on line N", and
+never touches the workspace's own entries (their memory was put back by the run): a name the
+failed run rebound is added as `name_at_error` beside the entry it would have replaced. Entries
+a failed run added are provisional: the next run's tensor of the same name and path takes their
+place (a failing rerun its `name_at_error` too), where a failed run never takes an entry.
 """
 
 from __future__ import annotations
@@ -14,7 +21,9 @@ from dataclasses import dataclass, field
 
 from tensorviz.core.script.capture import CapturedTensor
 from tensorviz.core.script.run import ScriptResult
+from tensorviz.core.tensors.identity import shares_storage
 from tensorviz.core.tensors.workspace import Provenance, Workspace, WorkspaceEntry, WorkspaceError
+from tensorviz.core.tensors.workspace_snapshot import WorkspaceSnapshot
 
 
 @dataclass(frozen=True)
@@ -25,12 +34,14 @@ class CapturedRow:
     path: str
     line: int
     status: str  # "added" | "updated" | "changed in place"
+    before_error: bool = False  # captured from a run that raised
 
 
 @dataclass
 class RunSummary:
     rows: list[CapturedRow] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    failed_line: int = 0  # > 0: the rows are what existed before the error on this line
 
     @property
     def added(self) -> list[str]:
@@ -42,73 +53,116 @@ class RunSummary:
 
     def headline(self, duration_s: float) -> str:
         added, updated = len(self.added), len(self.updated)
+        if self.failed_line:
+            count = len(self.rows)
+            return (
+                f"Failed at line {self.failed_line} — {count} tensor{'s' if count != 1 else ''} "
+                "captured before the error; the workspace's own tensors are as they were"
+            )
         parts = [f"{added} tensor{'s' if added != 1 else ''} added"]
         if updated:
             parts.append(f"{updated} updated")
         return f"Finished in {duration_s:.2f} s — {', '.join(parts)}"
 
 
+AT_ERROR_SUFFIX = "_at_error"
+
+
 def _is_script_entry_for(entry: WorkspaceEntry, path: str) -> bool:
     return entry.provenance.op == "script" and entry.provenance.params.get("path") == path
 
 
-def _nested_name(workspace: Workspace, captured: CapturedTensor, taken: set[str]) -> str:
-    base = captured.base_name
+def _is_failed_capture(entry: WorkspaceEntry) -> bool:
+    return entry.provenance.op == "script" and bool(entry.provenance.params.get("failed_line"))
+
+
+def _fits(workspace: Workspace, name: str, path: str, failed: bool) -> bool:
+    """A run may use `name` if it is free or already its own entry for `path` — for a failed
+    run, only an entry an earlier failed run captured (never one of the workspace's own)."""
+    if name not in workspace:
+        return True
+    existing = workspace.entry(name)
+    return _is_script_entry_for(existing, path) and (not failed or _is_failed_capture(existing))
+
+
+def _name_for(workspace: Workspace, captured: CapturedTensor, taken: set[str], failed: bool):
+    base = captured.top_name if captured.is_top_level else captured.base_name
     if base in ("torch", "np", "nn", "F"):
         base = f"{base}_t"
+    if captured.is_top_level and not failed:
+        return base  # rebinding a name replaces that entry
+    if failed and base not in taken and not _fits(workspace, base, captured.path, failed):
+        base += AT_ERROR_SUFFIX  # beside the workspace's own entry of that name
     n = 1
     while True:
         name = base if n == 1 else f"{base}_{n}"
-        if name not in taken and (
-            name not in workspace or _is_script_entry_for(workspace.entry(name), captured.path)
-        ):
+        if name not in taken and _fits(workspace, name, captured.path, failed):
             return name
         n += 1
 
 
-def _entry(name: str, captured: CapturedTensor, line: int, source_lines: list[str]):
+def _code(captured: CapturedTensor, line: int, source_lines: list[str]) -> tuple[str, bool]:
+    """(the code shown for the entry, whether it is the script's own line binding the name)."""
     text = source_lines[line - 1].strip() if 0 < line <= len(source_lines) else ""
-    shown = text if captured.path == captured.top_name and text else captured.path
-    code = f"{shown}  # script, line {line}" if line else shown
-    params = {"line": line, "path": captured.path}
+    binds = bool(text) and (captured.is_top_level or captured.is_function_local)
+    shown = text if binds else captured.path
+    where = f"  # script, line {line}" if line else "  # script"
+    if captured.scope:
+        where += f", in {captured.scope}()"
+    return shown + where, binds
+
+
+def _entry(name: str, captured: CapturedTensor, line: int, source_lines, failed_line: int):
+    code, binds = _code(captured, line, source_lines)
+    params = {"line": line, "path": captured.path, "binds": binds}
+    if failed_line:
+        params["failed_line"] = failed_line
     return WorkspaceEntry(
         name, captured.tensor, Provenance("script", code, (), params), captured.numpy_array
     )
 
 
+def _line_of(result: ScriptResult, captured: CapturedTensor) -> int:
+    if captured.scope:
+        return result.function_lines.get(captured.scope, {}).get(captured.top_name, 0)
+    return result.lines.get(captured.top_name, 0)
+
+
 def apply_script_result(
-    workspace: Workspace, result: ScriptResult, source: str, also_undo=None
+    workspace: Workspace, result: ScriptResult, source: str, also_undo=None, also_redo=None
 ) -> RunSummary:
-    """Add / update the workspace from a finished run; returns what the Captured list shows.
-    `also_undo` runs when the run is undone (the caller's own state, e.g. the kept namespace)."""
+    """Add / update the workspace from a finished run, or add what a failed run left; returns
+    what the Captured list shows. `also_undo` / `also_redo` run when the run is undone / redone
+    (the caller's own state, e.g. the namespace the next run sees)."""
     summary = RunSummary()
     capture = result.capture
-    if result.status != "finished" or capture is None:
+    if result.status not in ("finished", "failed") or capture is None:
         return summary
+    failed = result.status == "failed"
+    summary.failed_line = max(result.line, 1) if failed else 0
     source_lines = source.splitlines()
     existing = workspace.tensors()
     by_object = {id(t): n for n, t in existing.items()}
     taken: set[str] = {  # top-level names the run binds to a new tensor
         c.top_name
         for c in capture.tensors
-        if c.path == c.top_name and existing.get(c.top_name) is not c.tensor
+        if c.is_top_level and existing.get(c.top_name) is not c.tensor and not failed
     }
     added, replaced = [], []
     aliases = list(capture.aliases)
     for captured in capture.tensors:
-        top_level = captured.path == captured.top_name
-        line = result.lines.get(captured.top_name, 0)
+        line = _line_of(result, captured)
         holder = by_object.get(id(captured.tensor))
         if holder is not None:
-            if holder != captured.path:
+            if holder != captured.path and not captured.scope:
                 aliases.append((captured.path, holder))
             continue
-        name = captured.top_name if top_level else _nested_name(workspace, captured, taken)
+        name = _name_for(workspace, captured, taken, failed)
         taken.add(name)
-        entry = _entry(name, captured, line, source_lines)
+        entry = _entry(name, captured, line, source_lines, summary.failed_line)
         if name in workspace:
             replaced.append(entry)
-            summary.rows.append(CapturedRow(name, captured.path, line, "updated"))
+            summary.rows.append(CapturedRow(name, captured.path, line, "updated", failed))
         else:
             try:
                 workspace.check_new_name(name)
@@ -116,22 +170,50 @@ def apply_script_result(
                 summary.notes.append(f"{captured.path} was not captured: {error}")
                 continue
             added.append(entry)
-            summary.rows.append(CapturedRow(name, captured.path, line, "added"))
+            summary.rows.append(CapturedRow(name, captured.path, line, "added", failed))
     shown = {r.name for r in summary.rows}
     changed = [n for n in result.changed if n in workspace and n not in shown]
     for name in changed:
         summary.rows.append(CapturedRow(name, name, 0, "changed in place"))
-    snapshot = result.snapshot
+    snapshot = None if failed else result.snapshot
     undo_steps = [step for step in (snapshot.restore if snapshot else None, also_undo) if step]
 
     def restore() -> None:
         for step in undo_steps:
             step()
 
+    def remember_after():
+        """On undo: copy what the run left in the memory it wrote, so redo can put it back."""
+        after = None
+        if snapshot is not None and changed:
+            after = WorkspaceSnapshot.take({n: snapshot.tensors[n].tensor for n in changed})
+            if not after.complete:
+                return None
+
+        def put_back() -> None:
+            if after is not None:
+                after.restore()
+            if also_redo is not None:
+                also_redo()
+
+        return put_back, after.kept_bytes if after is not None else 0
+
     held = snapshot.kept_bytes if snapshot is not None else 0
-    workspace.record_script_run(added, replaced, changed, restore, "run script", held)
+    description = f"capture before the error on line {summary.failed_line}" if failed else None
+    workspace.record_script_run(
+        added,
+        replaced,
+        changed,
+        restore,
+        description or "run script",
+        held,
+        remember_after,
+    )
     summary.notes.extend(_alias_notes(workspace, aliases))
     summary.notes.extend(_capture_notes(result))
+    summary.notes.extend(_failed_run_notes(workspace, result, summary))
+    if not summary.rows:
+        summary.notes.append(_why_nothing(result))
     return summary
 
 
@@ -161,3 +243,41 @@ def _capture_notes(result: ScriptResult) -> list[str]:
     if result.snapshot is not None and not result.snapshot.complete:
         notes.append("The workspace was too large to copy: in-place writes cannot be undone.")
     return notes
+
+
+def _failed_run_notes(workspace: Workspace, result: ScriptResult, summary: RunSummary) -> list:
+    """A tensor captured from a failed run that reads memory the run wrote and that was put
+    back shows the bytes of before the run, not those at the error: say so."""
+    if not summary.failed_line or not result.restored:
+        return []
+    restored = {n: workspace.tensor(n) for n in result.restored if n in workspace}
+    notes = []
+    for row in summary.rows:
+        tensor = workspace.tensor(row.name)
+        owners = [n for n, t in restored.items() if shares_storage(t, tensor)]
+        if owners:
+            notes.append(
+                f"{row.path} reads the memory of {owners[0]}, which the run wrote and which was "
+                "put back as it was before the run: its values are those of before the run."
+            )
+    return notes[:5]
+
+
+def _why_nothing(result: ScriptResult) -> str:
+    """Why a run captured no tensor, in one sentence."""
+    capture = result.capture
+    defined = [n for n, line in result.function_lines.items() if "." not in n]
+    uncalled = [n for n in defined if n not in capture.functions_called]
+    if uncalled and not capture.functions_called:
+        listed = ", ".join(f"{n}()" for n in uncalled[:4])
+        return (
+            f"No tensor captured: the script defines {listed} but never calls "
+            f"{'it' if len(uncalled) == 1 else 'them'} — a function's tensors are captured "
+            "when it returns or raises."
+        )
+    if result.status == "failed":
+        return "No tensor captured: nothing had made a tensor before the error."
+    return (
+        "No tensor captured: no variable of the script, or of a function it called, holds a "
+        "tensor at the end of the run (tensors deleted with del, or only printed, are gone)."
+    )

@@ -18,6 +18,13 @@ exists but is off by default: on the training-loop example it made the run ~45 %
 torch calls because Python runs between them. `stop_between_torch_calls=True` turns it on.
 
 A run that raises or is stopped leaves the workspace's tensors as they were (WorkspaceSnapshot).
+A run that raises still captures what existed when it failed (the namespace and the locals of
+the script's functions, function_locals.py), for results.py to add beside the workspace's own
+tensors; a stopped run is discarded.
+
+`around_user_code`: context managers (factories) entered in the script's thread around the
+user's code, e.g. core/autograd's recorder of the script's own backward passes — core/script
+knows nothing of them.
 """
 
 from __future__ import annotations
@@ -27,7 +34,8 @@ import ctypes
 import sys
 import threading
 import time
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -38,6 +46,13 @@ from tensorviz.core.explain.errors import ExplainedError
 from tensorviz.core.script.capture import ScriptCapture, capture_namespace
 from tensorviz.core.script.failing_operation import explain_script_error
 from tensorviz.core.script.failure_titles import ScriptInputError, python_failure
+from tensorviz.core.script.function_locals import (
+    FunctionLocals,
+    compile_with_locals_hook,
+    function_binding_lines,
+    has_functions,
+    hook_namespace,
+)
 from tensorviz.core.script.interpreter import missing_module_explained
 from tensorviz.core.script.output import ScriptOutput, captured_output
 from tensorviz.core.script.settings import recursion_limit_kept, torch_settings_kept
@@ -78,9 +93,11 @@ class ScriptResult:
     failure: ScriptFailure | None = None
     capture: ScriptCapture | None = None
     lines: dict[str, int] = field(default_factory=dict)  # name → line that binds it
+    function_lines: dict[str, dict[str, int]] = field(default_factory=dict)  # per function
     namespace: dict = field(default_factory=dict)  # kept for the next run (finished runs only)
     snapshot: WorkspaceSnapshot | None = None
     changed: list[str] = field(default_factory=list)  # workspace names written in place
+    restored: list[str] = field(default_factory=list)  # names a failed run wrote, put back
 
 
 def _no_input(*_args, **_kwargs):
@@ -181,6 +198,7 @@ class ScriptRun:
         previous_namespace: dict | None = None,
         arrays: dict[str, np.ndarray] | None = None,
         stop_between_torch_calls: bool = False,
+        around_user_code: Sequence[Callable[[], AbstractContextManager]] = (),
     ) -> None:
         self.source = source
         self.tensors = dict(tensors)
@@ -188,6 +206,8 @@ class ScriptRun:
         self.previous_namespace = previous_namespace
         self.output = ScriptOutput()
         self.stop_between_torch_calls = stop_between_torch_calls
+        self.around_user_code = tuple(around_user_code)
+        self.function_locals = FunctionLocals()
         self._async_delay = MODE_STOP_DELAY_S if stop_between_torch_calls else 0.0
         self.torch_call = None  # the torch function running now (for "waiting for …")
         self.snapshot_note = ""
@@ -242,8 +262,11 @@ class ScriptRun:
         if syntax_error is not None:
             return ScriptResult("syntax_error", 0.0, syntax_error.line, syntax_error)
         lines = binding_lines(tree)
+        if has_functions(tree):  # their locals are kept when they return or raise
+            code = compile_with_locals_hook(self.source)
         snapshot = WorkspaceSnapshot.take(self.tensors, self.arrays)
         namespace = build_namespace(self.tensors, self.previous_namespace)
+        namespace.update(hook_namespace(self.function_locals))
         with (
             captured_output(self.output),
             _sleep_wakes_on(self._stop),
@@ -255,12 +278,20 @@ class ScriptRun:
             result = self._execute(code, namespace)
         result.duration_s = time.perf_counter() - started
         result.lines, result.snapshot = lines, snapshot
-        if result.status != "finished":
+        result.function_lines = function_binding_lines(tree)
+        if result.status == "stopped":
+            snapshot.restore()
+            return result
+        scopes = self.function_locals.own_locals(result.function_lines)
+        self.function_locals.last_frames.clear()  # the frames held more than their tensors
+        capture = capture_namespace(namespace, set(lines), self.tensors.values(), scopes)
+        result.capture = capture
+        if result.status == "failed":  # what existed at the error, beside the restored workspace
+            result.restored = snapshot.changed_names()
             snapshot.restore()
             return result
         result.changed = snapshot.changed_names()
         snapshot.keep_only_written()
-        result.capture = capture_namespace(namespace, set(lines), self.tensors.values())
         result.namespace = namespace
         return result
 
@@ -269,7 +300,10 @@ class ScriptRun:
         try:
             try:
                 self._enter_user_code()
-                with mode:
+                with ExitStack() as around:
+                    for make in self.around_user_code:
+                        around.enter_context(make())
+                    around.enter_context(mode)
                     exec(code, namespace)  # noqa: S102 — running the user's own script is the point
             finally:
                 self._leave_user_code()

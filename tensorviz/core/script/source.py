@@ -76,7 +76,7 @@ def binding_lines(tree: ast.Module) -> dict[str, int]:
     top_level = _module_scope_ids(tree)
     lines: dict[str, int] = {}
     for node in ast.walk(tree):
-        names = _bound_names(node)
+        names = bound_names(node)
         if not names:
             continue
         if id(node) not in top_level:
@@ -86,7 +86,7 @@ def binding_lines(tree: ast.Module) -> dict[str, int]:
     return lines
 
 
-def _bound_names(node: ast.AST) -> list[str]:
+def bound_names(node: ast.AST) -> list[str]:
     if isinstance(node, ast.Assign):
         return [n for target in node.targets for n in _target_names(target)]
     if isinstance(node, ast.AugAssign) or (isinstance(node, ast.AnnAssign) and node.value):

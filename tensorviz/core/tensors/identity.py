@@ -22,6 +22,7 @@ class TensorIdentity:
     requires_grad: bool
     is_leaf: bool
     grad_fn: str | None
+    grad: str  # what .grad holds now, in a few characters (grad_text)
     stride: tuple[int, ...]
     storage_offset: int
     is_contiguous: bool
@@ -38,6 +39,7 @@ class TensorIdentity:
             ("requires_grad", str(self.requires_grad)),
             ("is_leaf", str(self.is_leaf)),
             ("grad_fn", self.grad_fn or "None"),
+            (".grad", self.grad),
             ("stride", f"({', '.join(map(str, self.stride))})"),
             ("storage_offset", str(self.storage_offset)),
             ("is_contiguous", str(self.is_contiguous)),
@@ -56,6 +58,7 @@ def identify(tensor: torch.Tensor) -> TensorIdentity:
         requires_grad=tensor.requires_grad,
         is_leaf=tensor.is_leaf,
         grad_fn=type(tensor.grad_fn).__name__ if tensor.grad_fn is not None else None,
+        grad=grad_text(tensor),
         stride=tuple(tensor.stride()),
         storage_offset=tensor.storage_offset(),
         is_contiguous=tensor.is_contiguous(),
@@ -64,6 +67,28 @@ def identify(tensor: torch.Tensor) -> TensorIdentity:
         nbytes=tensor.numel() * tensor.element_size(),
         storage_nbytes=tensor.untyped_storage().nbytes(),
     )
+
+
+GRAD_VALUES_SHOWN = 4
+
+
+def grad_text(tensor: torch.Tensor) -> str:
+    """`.grad` in a few characters: "None", "7.0" or "[3] 2, 2, 2" — read only where torch keeps
+    it (a leaf, or retain_grad()), so a non-leaf never triggers torch's warning."""
+    if not (tensor.is_leaf or tensor.retains_grad):
+        return "None (not a leaf)"
+    grad = tensor.grad
+    if grad is None:
+        return "None"
+    try:
+        flat = grad.detach().reshape(-1)[:GRAD_VALUES_SHOWN].cpu().tolist()
+    except (RuntimeError, NotImplementedError):  # meta, sparse: no values to show
+        return f"{list(grad.shape)} {dtype_name(grad.dtype)}"
+    values = ", ".join(f"{v:.4g}" for v in flat)
+    if grad.dim() == 0:
+        return values
+    more = ", …" if grad.numel() > GRAD_VALUES_SHOWN else ""
+    return f"{list(grad.shape)} {values}{more}"
 
 
 def storage_key(tensor: torch.Tensor) -> tuple[str, int] | None:

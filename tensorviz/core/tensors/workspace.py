@@ -7,59 +7,24 @@ receive a WorkspaceEvent; the workspace itself knows nothing of Qt.
 
 from __future__ import annotations
 
-import keyword
-import traceback
-import unicodedata
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import replace
 
-import networkx as nx
 import numpy as np
 import torch
 
 from tensorviz.core.tensors.identity import shares_storage
 from tensorviz.core.tensors.memory_budget import available_memory_bytes, human_bytes
+from tensorviz.core.tensors.undo_history import Step, UndoHistory, reversible
+from tensorviz.core.tensors.workspace_entries import (  # noqa: F401 — imported from here too
+    Provenance,
+    WorkspaceEntry,
+    WorkspaceError,
+    WorkspaceEvent,
+)
+from tensorviz.core.tensors.workspace_reading import WorkspaceReading
 
-
-class WorkspaceError(ValueError):
-    """A workspace request that cannot be done (bad name, unknown tensor, nothing to undo)."""
-
-
-@dataclass(frozen=True)
-class Provenance:
-    op: str  # "arange", "transpose", "split", "duplicate", ...
-    code: str  # the equivalent PyTorch line, e.g. "x.transpose(0, 1)"
-    inputs: tuple[str, ...] = ()
-    params: dict = field(default_factory=dict)
-
-
-@dataclass
-class WorkspaceEntry:
-    name: str
-    tensor: torch.Tensor
-    provenance: Provenance
-    numpy_array: np.ndarray | None = None  # kept for from_numpy / torch.tensor(arr)
-    notes: tuple[str, ...] = ()  # traps worth a warning (e.g. torch.Tensor(n) is uninitialised)
-    version: int = 0  # bumped whenever an in-place write reaches this entry's storage
-    uid: int = 0  # set by the workspace: stable across renames, never reused
-    parent_uids: tuple[int, ...] = ()  # the entries named in provenance.inputs, when it was made
-
-
-@dataclass(frozen=True)
-class WorkspaceEvent:
-    kind: str  # "added" | "removed" | "renamed" | "changed"
-    names: tuple[str, ...]
-    old_name: str | None = None
-
-
-@dataclass
-class _UndoStep:
-    description: str
-    undo: Callable[[], None]
-    nbytes: int = 0  # memory only this step keeps alive (snapshots, deleted tensors)
-
-
-# Undo keeps copies of written memory; the oldest steps are forgotten beyond this much.
+# Undo and redo keep copies of written memory; the oldest steps are forgotten beyond this much.
 UNDO_MEMORY_FRACTION = 0.25  # of the memory available now
 UNDO_MAX_BYTES = 2 * 2**30
 
@@ -68,117 +33,13 @@ def undo_budget_bytes() -> int:
     return min(UNDO_MAX_BYTES, int(available_memory_bytes() * UNDO_MEMORY_FRACTION))
 
 
-class Workspace:
+class Workspace(WorkspaceReading):
+    """The workspace; reading it, listening to it and its naming rules: WorkspaceReading."""
+
     def __init__(self) -> None:
-        self._entries: dict[str, WorkspaceEntry] = {}
+        super().__init__()
         self._next_uid = 0
-        self._undo: list[_UndoStep] = []
-        self._listeners: list[Callable[[WorkspaceEvent], None]] = []
-
-    # --- reading ---------------------------------------------------------------------------------
-
-    def __contains__(self, name: str) -> bool:
-        return name in self._entries
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def __iter__(self) -> Iterator[WorkspaceEntry]:
-        return iter(list(self._entries.values()))
-
-    def names(self) -> list[str]:
-        return list(self._entries)
-
-    def entry(self, name: str) -> WorkspaceEntry:
-        try:
-            return self._entries[name]
-        except KeyError:
-            raise WorkspaceError(f"There is no tensor named '{name}'.") from None
-
-    def tensor(self, name: str) -> torch.Tensor:
-        return self.entry(name).tensor
-
-    def tensors(self) -> dict[str, torch.Tensor]:
-        return {name: e.tensor for name, e in self._entries.items()}
-
-    def sharing(self, name: str) -> list[str]:
-        """Every entry (itself included) whose tensor reads the same storage as `name`."""
-        tensor = self.tensor(name)
-        return [n for n, e in self._entries.items() if shares_storage(e.tensor, tensor)]
-
-    def parents(self, name: str) -> list[str]:
-        """Current names of the entries `name` was made from (deleted ones are left out).
-
-        Provenance is kept by uid, so renaming a parent, or reusing a deleted name for a new
-        tensor, never rewires the history."""
-        by_uid = {e.uid: n for n, e in self._entries.items()}
-        return [by_uid[u] for u in self.entry(name).parent_uids if u in by_uid]
-
-    def history_graph(self) -> nx.DiGraph:
-        """input → output edges labelled with the operation that made the output. Acyclic:
-        a parent always existed before its child."""
-        graph = nx.DiGraph()
-        for name, e in self._entries.items():
-            graph.add_node(name, op=e.provenance.op, code=e.provenance.code)
-            for source in self.parents(name):
-                graph.add_edge(source, name, op=e.provenance.op)
-        return graph
-
-    def lineage(self, name: str) -> list[str]:
-        """The entries `name` was made from, oldest first, ending with `name` itself."""
-        self.entry(name)
-        graph = self.history_graph()
-        family = nx.ancestors(graph, name) | {name}
-        return [
-            n
-            for n in nx.lexicographical_topological_sort(
-                graph.subgraph(family), key=self.names().index
-            )
-        ]
-
-    # --- listening -------------------------------------------------------------------------------
-
-    def subscribe(self, listener: Callable[[WorkspaceEvent], None]) -> Callable[[], None]:
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener)
-
-    def _emit(self, kind: str, names, old_name: str | None = None) -> None:
-        """Tell listeners; a failing listener must not undo or half-apply a change already made."""
-        event = WorkspaceEvent(kind, tuple(names), old_name)
-        for listener in list(self._listeners):
-            try:
-                listener(event)
-            except Exception:  # noqa: BLE001 — report, keep the workspace consistent
-                traceback.print_exc()
-
-    # --- names -----------------------------------------------------------------------------------
-
-    def check_new_name(self, name: str) -> None:
-        # Python folds identifiers with NFKC ("ﬁ" → "fi"): a name that changes would make the
-        # shown code refer to a different variable.
-        if (
-            not name.isidentifier()
-            or keyword.iskeyword(name)
-            or unicodedata.normalize("NFKC", name) != name
-        ):
-            raise WorkspaceError(
-                f"'{name}' is not a valid name: use letters, digits and _, not starting with a "
-                "digit (it must work as a Python variable)."
-            )
-        if name in ("torch", "np", "nn", "F"):
-            raise WorkspaceError(f"'{name}' is reserved for the module of that name.")
-        if name in self._entries:
-            raise WorkspaceError(f"A tensor named '{name}' already exists.")
-
-    def suggest_name(self, base: str) -> str:
-        base = "".join(c if c.isalnum() or c == "_" else "_" for c in base).strip("_") or "t"
-        if base[0].isdigit() or keyword.iskeyword(base):
-            base = f"t_{base}"
-        candidate, n = base, 1
-        while candidate in self._entries or candidate in ("torch", "np", "nn", "F"):
-            n += 1
-            candidate = f"{base}{n}"
-        return candidate
+        self._history = UndoHistory(undo_budget_bytes)
 
     # --- changing (each call is one undoable step) ---------------------------------------------
 
@@ -195,7 +56,20 @@ class Workspace:
             uid_of[e.name] = e.uid  # later entries of the same step may be made from it
             self._entries[e.name] = e
         names = [e.name for e in entries]
-        self._push(description or f"create {', '.join(names)}", lambda: self._remove(names))
+        removed: list[WorkspaceEntry] = []  # the entries as they were when undone
+
+        def undo() -> None:
+            removed[:] = [self._entries[n] for n in names]
+            self._remove(names)
+
+        self._push(
+            reversible(
+                description or f"create {', '.join(names)}",
+                undo,
+                lambda: self._put_back(removed),
+                held_by_redo=lambda: self._bytes_only_in(removed),
+            )
+        )
         self._emit("added", names)
         return names
 
@@ -216,7 +90,13 @@ class Workspace:
             return
         self.check_new_name(new)
         self._rename(entry, new)
-        self._push(f"rename {old} to {new}", lambda: self._rename(self._entries[new], old))
+        self._push(
+            reversible(
+                f"rename {old} to {new}",
+                lambda: self._rename(self._entries[new], old),
+                lambda: self._rename(self._entries[old], new),
+            )
+        )
 
     def duplicate(self, name: str, new_name: str | None = None) -> str:
         source = self.entry(name)
@@ -232,8 +112,20 @@ class Workspace:
         entry = self.entry(name)
         position = list(self._entries).index(name)
         self._remove([name])
-        held = 0 if self._storage_in_use(entry.tensor) else _storage_bytes(entry.tensor)
-        self._push(f"delete {name}", lambda: self._insert(entry, position), held)
+        deleted = [entry]  # the entry as it was when last deleted
+
+        def redo() -> None:
+            deleted[:] = [self._entries[name]]
+            self._remove([name])
+
+        self._push(
+            reversible(
+                f"delete {name}",
+                lambda: self._insert(deleted[0], position),
+                redo,
+                held_by_undo=lambda: self._bytes_only_in(deleted),
+            )
+        )
 
     def write_in_place(
         self,
@@ -257,7 +149,7 @@ class Workspace:
         nbytes = self.write_bytes(name)
         if nbytes > undo_budget_bytes():
             write()
-            self._undo.clear()
+            self._history.clear()
             if notes is not None:
                 notes.append(
                     f"Not undoable: a copy of the {human_bytes(nbytes)} this wrote into would not "
@@ -272,12 +164,21 @@ class Workspace:
             self._restore_bytes(entry, storage, snapshot, array_snapshot)
             raise
         changed = self._mark_changed(name, reaches_tensor)
+        after: list = []  # the bytes the write left, copied on the first undo (for redo)
 
-        def undo() -> None:
+        def undo() -> bool:
+            if not after and 2 * nbytes <= undo_budget_bytes():
+                after.extend((storage.clone(), array.copy() if array is not None else None))
             self._restore_bytes(entry, storage, snapshot, array_snapshot)
             self._mark_changed(name, reaches_tensor)
+            return bool(after)
 
-        self._push(description, undo, nbytes)
+        def redo() -> None:
+            self._restore_bytes(entry, storage, *after)
+            self._mark_changed(name, reaches_tensor)
+
+        held = lambda: nbytes * (2 if after else 1)  # noqa: E731
+        self._push(reversible(description, undo, redo, held, held))
         return changed
 
     def write_bytes(self, name: str) -> int:
@@ -298,12 +199,15 @@ class Workspace:
         restore: Callable[[], None] | None = None,
         description: str = "run script",
         held_bytes: int = 0,
+        remember_after: Callable[[], tuple[Callable[[], None], int] | None] | None = None,
     ) -> bool:
         """A whole script run as one undoable step: `added` entries are new names, `replaced`
         ones take the place of existing entries the script rebound (undo puts the old entries
         back), `changed` names were written in place by the run (versions bump for every entry
-        sharing their memory; `restore` puts their bytes back on undo). False when the run
-        changed nothing (no step is recorded)."""
+        sharing their memory; `restore` puts their bytes back on undo). `remember_after`, called
+        on undo before `restore`, copies what the run left in memory and returns (the call that
+        puts it back, the bytes the copy holds) for redo, or None when it cannot. False when the
+        run changed nothing (no step is recorded)."""
         self._check_new_names(added)
         old = {e.name: self.entry(e.name) for e in replaced}
         if not (added or replaced or changed):
@@ -311,25 +215,36 @@ class Workspace:
         for e in [*replaced, *added]:
             self._next_uid += 1
             e.uid = self._next_uid
-            self._entries[e.name] = e
-        bumped = self._bump_versions([n for n in changed if n in self._entries and n not in old])
-        added_names = [e.name for e in added]
+        new = {e.name: e for e in [*replaced, *added]}
+        in_place = [n for n in changed if n in self._entries and n not in old]
+        after: list = []  # (put back what the run left, its bytes), taken on undo
 
-        def undo() -> None:
+        def undo() -> bool:
+            again = remember_after() if remember_after is not None else (None, 0)
+            after[:] = [again] if again is not None else []
             if restore is not None:
                 restore()
-            self._entries.update(old)
-            self._bump_versions(bumped)
-            if added_names:
-                self._remove(added_names)
-            if old or bumped:
-                self._emit("changed", _unique([*old, *bumped]))
+            new.update({n: self._entries[n] for n in new if n in self._entries})
+            self._swap_entries(old, list(added_names), in_place)
+            return bool(after)
 
-        self._push(description, undo, held_bytes)
-        if added_names:
-            self._emit("added", added_names)
-        if old or bumped:
-            self._emit("changed", _unique([*old, *bumped]))
+        def redo() -> None:
+            put_back, _ = after[0]
+            if put_back is not None:
+                put_back()
+            self._swap_entries(new, [], in_place)
+
+        added_names = [e.name for e in added]
+        self._swap_entries(new, [], in_place)
+        self._push(
+            reversible(
+                description,
+                undo,
+                redo,
+                held_bytes,
+                lambda: held_bytes + (after[0][1] if after else 0),
+            )
+        )
         return True
 
     def replace_all(self, entries: list[WorkspaceEntry], description: str) -> list[str]:
@@ -344,19 +259,32 @@ class Workspace:
         for e in entries:
             e.parent_uids = tuple(fresh[u] for u in e.parent_uids if u in fresh)
             e.uid = fresh[e.uid]
-        old = self._entries
-        self._entries = {e.name: e for e in entries}
+        old, new = self._entries, {e.name: e for e in entries}
 
-        def undo() -> None:
+        def put(entries_now: dict) -> None:
             self._remove(list(self._entries))
-            self._entries = old
-            self._emit("added", list(old))
+            self._entries = dict(entries_now)
+            self._emit("added", list(self._entries))
 
-        held = sum(_storage_bytes(e.tensor) for e in old.values())
-        self._push(description, undo, held)
-        self._emit("removed", list(old))
-        self._emit("added", list(self._entries))
+        held_old = sum(_storage_bytes(e.tensor) for e in old.values())
+        held_new = sum(_storage_bytes(e.tensor) for e in new.values())
+        put(new)
+        self._push(reversible(description, lambda: put(old), lambda: put(new), held_old, held_new))
         return list(self._entries)
+
+    def _swap_entries(self, put: dict, remove: list[str], in_place: list[str]) -> None:
+        """One side of a script run: put entries in place (new names are appended), remove
+        others, bump the versions of what the run wrote; events as the workspace sends them."""
+        appended = [n for n in put if n not in self._entries]
+        replaced = [n for n in put if n in self._entries]
+        self._entries.update(put)
+        bumped = self._bump_versions(in_place)
+        if remove:
+            self._remove(remove)
+        if appended:
+            self._emit("added", appended)
+        if replaced or bumped:
+            self._emit("changed", _unique([*replaced, *bumped]))
 
     def _bump_versions(self, names: list[str]) -> list[str]:
         """Bump the version of `names` and of every entry sharing their memory."""
@@ -366,26 +294,43 @@ class Workspace:
         return reached
 
     def can_undo(self) -> bool:
-        return bool(self._undo)
+        return self._history.can_undo()
+
+    def can_redo(self) -> bool:
+        return self._history.can_redo()
 
     def undo_description(self) -> str | None:
-        return self._undo[-1].description if self._undo else None
+        return self._history.undo_description()
+
+    def redo_description(self) -> str | None:
+        return self._history.redo_description()
 
     def undo(self) -> str:
-        if not self._undo:
+        description = self._history.undo()
+        if description is None:
             raise WorkspaceError("Nothing to undo.")
-        step = self._undo.pop()
-        step.undo()
-        return step.description
+        return description
+
+    def redo(self) -> str:
+        description = self._history.redo()
+        if description is None:
+            raise WorkspaceError("Nothing to redo.")
+        return description
 
     # --- internals -------------------------------------------------------------------------------
 
-    def _push(self, description: str, undo: Callable[[], None], nbytes: int = 0) -> None:
-        """Record a step; forget the oldest steps while what undo keeps exceeds its budget."""
-        self._undo.append(_UndoStep(description, undo, nbytes))
-        budget = undo_budget_bytes()
-        while len(self._undo) > 1 and sum(step.nbytes for step in self._undo) > budget:
-            self._undo.pop(0)
+    def _push(self, step: Step) -> None:
+        """Record a new step (undo and redo share one memory budget: UndoHistory)."""
+        self._history.push(step)
+
+    def _bytes_only_in(self, entries: list[WorkspaceEntry]) -> int:
+        """Memory that only `entries` keep alive (none of the workspace's entries reads it)."""
+        return sum(_storage_bytes(e.tensor) for e in entries if not self._storage_in_use(e.tensor))
+
+    def _put_back(self, entries: list[WorkspaceEntry]) -> None:
+        for e in entries:
+            self._entries[e.name] = e
+        self._emit("added", [e.name for e in entries])
 
     def _storage_in_use(self, tensor: torch.Tensor) -> bool:
         return any(shares_storage(e.tensor, tensor) for e in self._entries.values())

@@ -6,6 +6,12 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QSize
 
 from tensorviz.core.autograd.backward_steps import StepThrough
 
+BACKWARD_TIP = "Run root.backward() with hooks on every node; then step through what torch did"
+FREED_BUTTON_TIP = (
+    "This graph was freed by a backward without retain_graph: torch cannot walk it again. "
+    "Step through the pass that ran, or run the forward again."
+)
+
 
 class BackwardBar(QWidget):
     """Buttons only; the panel connects them and tells the bar where the stepping stands."""
@@ -13,9 +19,7 @@ class BackwardBar(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.backward_button = QPushButton("Backward")
-        self.backward_button.setToolTip(
-            "Run root.backward() with hooks on every node; then step through what torch did"
-        )
+        self.backward_button.setToolTip(BACKWARD_TIP)
         self.back_button = QPushButton("◀ Step")
         self.back_button.setToolTip("Previous node (Shift+F10)")
         self.back_button.setShortcut("Shift+F10")
@@ -45,8 +49,13 @@ class BackwardBar(QWidget):
             row.addWidget(widget)
         row.addWidget(self.step_label, 1)
 
-    def show_state(self, has_graph: bool, stepper: StepThrough | None, passes: int) -> None:
-        self.backward_button.setEnabled(has_graph)
+    def show_state(
+        self, has_graph: bool, stepper: StepThrough | None, passes: int, can_backward=True
+    ) -> None:
+        self.backward_button.setEnabled(has_graph and can_backward)
+        self.backward_button.setToolTip(
+            BACKWARD_TIP if can_backward or not has_graph else FREED_BUTTON_TIP
+        )
         self.zero_button.setEnabled(has_graph)
         stepping = stepper is not None
         self.back_button.setEnabled(stepping and stepper.position > 0)

@@ -9,6 +9,7 @@ from html import escape
 
 from tensorviz.core.autograd.backward_steps import BackwardVisit, GradSummary, why_grad_is_none
 from tensorviz.core.autograd.graph import AutogradGraph, saved_values
+from tensorviz.core.autograd.local_derivatives import NodeDerivatives, node_derivatives
 from tensorviz.core.graph_layout.layered_layout import node_detail
 
 KIND_TITLES = {
@@ -41,8 +42,10 @@ def node_details(
     step_seen: bool = False,
     backward_ran: bool = False,
     root=None,
+    derivatives: NodeDerivatives | None = None,
 ) -> str:
-    """Rich text for the details pane (node: a node id of `graph`; root: the root tensor)."""
+    """Rich text for the details pane (node: a node id of `graph`; root: the root tensor;
+    derivatives: as read before a pass freed the saved tensors, else read now)."""
     data = graph.graph.nodes[node]
     kind = data["kind"]
     title = (
@@ -63,6 +66,8 @@ def node_details(
         saved = saved_values(fn)
         lines.append("<b>saved for backward</b>:")
         lines += [f"&nbsp;&nbsp;{escape(s.describe())}" for s in saved] or ["&nbsp;&nbsp;nothing"]
+        explained = derivatives if derivatives is not None else node_derivatives(graph, node)
+        lines += derivative_lines(explained, visit if step_seen else None)
     elif kind == "accumulate_grad":
         leaf = graph.functions[node].variable
         lines.append(f"<b>shape</b> {escape(detail)} · {data['dtype']} · requires_grad=True")
@@ -86,8 +91,55 @@ def node_details(
                 reason = why_grad_is_none(root, reached=True)
                 lines.append(f"<b>.grad</b>: None<br><i>why?</i> {escape(reason)}")
     if kind != "tensor":
-        lines += _visit_lines(visit, step_seen)
+        lines += ["", *_visit_lines(visit, step_seen)]
+    if kind == "accumulate_grad" and visit is not None and step_seen:
+        lines += _accumulation_lines(visit)
     return "<br>".join(lines)
+
+
+def derivative_lines(explained: NodeDerivatives, visit: BackwardVisit | None) -> list[str]:
+    """The node's local derivative per input, and — once the step is seen — the chain rule
+    with the pass's own numbers: gradient sent = gradient arriving × local derivative."""
+    if explained.status == "freed":
+        return [
+            "<b>local derivative</b>: <i>its saved tensors were freed by a backward without "
+            "retain_graph; run Backward again to read them</i>"
+        ]
+    if explained.status == "unknown":
+        return ["<b>local derivative</b>: <i>not explained for this op yet</i>"]
+    lines = ["", "<b>local derivative</b> (the chain rule's factor on each edge):"]
+    arriving = visit.grads_in[0] if visit is not None and visit.grads_in else None
+    for derivative in explained.derivatives:
+        words = f" — {escape(derivative.words)}" if derivative.words else ""
+        lines.append(f"&nbsp;&nbsp;{escape(derivative.text())}{words}")
+        sent = (
+            visit.grads_out[derivative.input_nr]
+            if visit is not None and derivative.input_nr < len(visit.grads_out)
+            else None
+        )
+        if _scalar(arriving) and _scalar(derivative.value) and _scalar(sent):
+            lines.append(
+                f"&nbsp;&nbsp;&nbsp;&nbsp;chain rule: sent to {escape(derivative.symbol)} = "
+                f"{arriving.text()} × {derivative.value.text()} = {sent.text()}"
+            )
+    return lines
+
+
+def _accumulation_lines(visit: BackwardVisit) -> list[str]:
+    """AccumulateGrad adds: `.grad` before this pass + what arrived = `.grad` after."""
+    arriving = visit.grads_in[0] if visit.grads_in else None
+    after = visit.leaf_grad
+    if not (_scalar(arriving) and _scalar(after)):
+        return ["AccumulateGrad adds the arriving gradient into .grad; it never overwrites."]
+    before = after.values.item() - arriving.values.item()
+    return [
+        f"AccumulateGrad adds, it never overwrites: .grad = {before:.4g} + "
+        f"{arriving.text()} = {after.text()}"
+    ]
+
+
+def _scalar(summary: GradSummary | None) -> bool:
+    return summary is not None and summary.values.size == 1
 
 
 def module_details(shown, full, node: str) -> str:

@@ -43,22 +43,25 @@ from tensorviz.ui.autograd.graph_details import (
 from tensorviz.ui.autograd.graph_export import ask_export_path, export_view
 from tensorviz.ui.autograd.graph_view import GraphView
 from tensorviz.ui.autograd.layout_worker import LARGE_GRAPH_NODES, LayoutWorker
+from tensorviz.ui.autograd.recorded_passes import FREED_TIP, RecordedPasses
 from tensorviz.ui.autograd.step_painting import paint_step
 
 
-class GraphPanel(QWidget):
+class GraphPanel(RecordedPasses, QWidget):
     status_message = Signal(str)
     graph_shown = Signal(str)  # the picker text of the graph now shown
 
     def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.workspace = workspace
-        self.source: tuple[str, str] | None = None  # ("preset", key) | ("tensor", name)
+        self.source: tuple[str, str] | None = None  # ("preset" | "tensor" | "script", key)
+        self.script_passes = []  # the last script run's own backward passes (RecordedPasses)
         self.built: BuiltGraph | None = None
         self.graph: AutogradGraph | None = None
         self.layout_result: GraphLayout | None = None
         self.stepper: StepThrough | None = None
         self.passes = 0
+        self._retains = False  # the last Backward kept the graph (retain_graph)
         self.selected = ""
         self.matches: list[str] = []  # shown node ids
         self._zeroed = False  # the last step painting showed grads just zeroed
@@ -154,6 +157,8 @@ class GraphPanel(QWidget):
             self.picker.addItem(f"preset: {preset.title}", f"preset:{key}")
         for name in self.graph_tensor_names():
             self.picker.addItem(f"workspace: {name}", f"tensor:{name}")
+        for text, data in self.script_picker_items():
+            self.picker.addItem(text, data)
         index = self.picker.findData(":".join(self.source)) if self.source else -1
         self.picker.setCurrentIndex(max(index, 0))
         self.picker.blockSignals(False)
@@ -162,6 +167,8 @@ class GraphPanel(QWidget):
         kind, key = self.picker.itemData(index).split(":", 1)
         if kind == "preset":
             self.show_preset(key)
+        elif kind == "script":
+            self.show_script_pass(int(key))
         else:
             self.show_tensor(key)
 
@@ -178,7 +185,13 @@ class GraphPanel(QWidget):
             made_by = self.workspace.entry(name).provenance.op
             self._clear(no_graph_text(f"{name}: {why_no_grad_fn(tensor, made_by)}"))
             return
+        recorded = self.script_pass_of(tensor)
+        if recorded is not None:  # the script ran its backward: show that very pass
+            self.show_script_pass(recorded)
+            return
         self._show(BuiltGraph(tensor, name, self.workspace.tensors()), f"workspace tensor {name}")
+        self.check_freed()
+        self._update_step_controls()
 
     def _select_in_picker(self) -> None:
         index = self.picker.findData(":".join(self.source))
@@ -193,11 +206,14 @@ class GraphPanel(QWidget):
         self.details.setHtml(text)
         self._update_step_controls()
 
-    def _show(self, built: BuiltGraph, what: str) -> None:
+    def _show(self, built: BuiltGraph, what: str, graph=None, record=None) -> None:
+        """`graph` and `record`: a pass already recorded on that graph (the script's own)."""
         self.built = built
-        self.graph = built.extract()
+        self.graph = graph if graph is not None else built.extract()
+        self.graph_freed = False
         self.layout_result = None
-        self.stepper, self.passes, self.selected = None, 0, ""
+        self.stepper = StepThrough(record) if record is not None else None
+        self.passes, self.selected = (1 if record is not None else 0), ""
         self.generation += 1
         self._what = what
         self.group_modules.setEnabled(bool(built.module_spans))
@@ -239,6 +255,8 @@ class GraphPanel(QWidget):
         self.view.show_layout(self.shown, self.layout_result)
         self._on_search_changed(self.search.text())
         self.details.setHtml(intro_text(self.graph.graph.number_of_nodes(), what, built.notes))
+        if self.stepper is not None:  # a pass recorded already: ready to step
+            self._apply_step()
         self._update_step_controls()
         self.graph_shown.emit(self.picker.currentText())
 
@@ -260,8 +278,11 @@ class GraphPanel(QWidget):
         record = self.stepper.record if self.stepper else None
         visit = record.visit_of(node) if record else None
         seen = visit is not None and visit in self.stepper.seen()
+        derivatives = record.derivatives.get(node) if record else None
         self.details.setHtml(
-            node_details(self.graph, node, visit, seen, record is not None, self.built.root)
+            node_details(
+                self.graph, node, visit, seen, record is not None, self.built.root, derivatives
+            )
         )
 
     def _on_items_created(self, nodes: list, edges: list) -> None:
@@ -297,6 +318,9 @@ class GraphPanel(QWidget):
         """(root, gradient, retain_graph) as the toggles say; None without a laid-out graph."""
         if self.graph is None or self.built is None or self.layout_result is None:
             return None
+        if not self.rebuild_if_freed():
+            self.status_message.emit(FREED_TIP)
+            return None
         root = self.built.root
         if self.retain_grad.isChecked() and not root.is_leaf:
             root.retain_grad()
@@ -310,6 +334,7 @@ class GraphPanel(QWidget):
         if inputs is None:
             return None
         root, gradient, retain = inputs
+        self._retains = retain
         record = record_backward(self.graph, root, gradient, retain_graph=retain)
         self._on_backward_recorded(self.generation, record)
         return record
@@ -319,6 +344,7 @@ class GraphPanel(QWidget):
         if inputs is None or self.backward_worker.is_running():
             return
         self.bar.backward_button.setEnabled(False)
+        self._retains = inputs[2]
         self.status_message.emit("Running backward… (the window stays usable)")
         self.backward_worker.start(self.graph, *inputs, self.generation)
 
@@ -331,6 +357,7 @@ class GraphPanel(QWidget):
             self.details.setHtml(f"<p><b>backward() refused</b></p><p>{record.error}</p>")
             return
         self.passes += 1
+        self.graph_freed = not self._retains
         self.stepper = StepThrough(record)
         self._apply_step()
         self.status_message.emit(
@@ -374,7 +401,7 @@ class GraphPanel(QWidget):
     def _update_step_controls(self) -> None:
         has_graph = self.graph is not None and self.layout_result is not None
         self.export_button.setEnabled(has_graph)
-        self.bar.show_state(has_graph, self.stepper, self.passes)
+        self.bar.show_state(has_graph, self.stepper, self.passes, self.can_run_backward())
 
     # --- export ----------------------------------------------------------------------------------
 

@@ -24,7 +24,10 @@ class ScriptErrorBox(QFrame):
         self.go_button = QPushButton()
         self.go_button.setToolTip("Put the cursor on the line that failed")
         self.go_button.clicked.connect(lambda: self.line_requested.emit(self.line))
-        self.explanation = ErrorPanel(footer="The workspace is as it was before the run.")
+        self.explanation = ErrorPanel(
+            footer="The workspace's own tensors are as they were before the run; what the run "
+            "made before the error is in the Captured list."
+        )
         go = QHBoxLayout()
         go.addWidget(self.go_button)
         go.addStretch(1)

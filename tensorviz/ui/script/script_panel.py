@@ -26,11 +26,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tensorviz.core.autograd.script_backward import ScriptBackwardRecorder
 from tensorviz.core.script.examples import example_by_key, script_examples
 from tensorviz.core.script.interpreter import interpreter_text
 from tensorviz.core.script.output import MAX_KEPT_CHARS
 from tensorviz.core.script.results import RunSummary, apply_script_result
 from tensorviz.core.script.run import ScriptResult, ScriptRun
+from tensorviz.core.script.source import SCRIPT_FILENAME
 from tensorviz.core.tensors.workspace import Workspace, WorkspaceError
 from tensorviz.ui.script.captured_list import CapturedList
 from tensorviz.ui.script.code_editor import CodeEditor
@@ -63,6 +65,7 @@ class ScriptPanel(QWidget):
     graph_requested = Signal(str)
     workbench_requested = Signal(str)
     layout_requested = Signal(str)
+    backward_recorded = Signal(object)  # the run's ScriptBackwardRecorder (its own passes)
 
     def __init__(self, workspace: Workspace, settings=None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -71,6 +74,7 @@ class ScriptPanel(QWidget):
         self.generation = 0
         self.thread: ScriptThread | None = None
         self.script_run: ScriptRun | None = None
+        self.backward_recorder: ScriptBackwardRecorder | None = None
         self.last_result: ScriptResult | None = None
         self.last_summary: RunSummary | None = None
         self._namespace: dict | None = None  # the last successful run's variables
@@ -129,7 +133,7 @@ class ScriptPanel(QWidget):
         left.setSizes([540, 180])  # scaled to the real height on first show
         self.captured = CapturedList(self.workspace)
         right = QWidget()  # the error of the last run above what the last good run captured
-        right.setMinimumWidth(240)
+        right.setMinimumWidth(280)
         column = QVBoxLayout(right)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.error_box)
@@ -137,8 +141,8 @@ class ScriptPanel(QWidget):
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left)
         self.splitter.addWidget(right)
-        self.splitter.setStretchFactor(0, 5)
-        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)  # room for the Captured list's autograd columns
         self.splitter.setChildrenCollapsible(False)
         self.interpreter = QLabel(f"Runs in {interpreter_text()}")
         self.interpreter.setObjectName("scriptInterpreter")
@@ -229,7 +233,14 @@ class ScriptPanel(QWidget):
         self.editor.set_failing_line(0)
         self.generation += 1
         arrays = {e.name: e.numpy_array for e in self.workspace if e.numpy_array is not None}
-        self.script_run = ScriptRun(self._source, self.workspace.tensors(), self._namespace, arrays)
+        self.backward_recorder = ScriptBackwardRecorder(SCRIPT_FILENAME)  # the script's own
+        self.script_run = ScriptRun(
+            self._source,
+            self.workspace.tensors(),
+            self._namespace,
+            arrays,
+            around_user_code=[self.backward_recorder.installed],
+        )
         self.thread = ScriptThread(self.script_run, self.generation)
         self.thread.run_finished.connect(self._on_run_finished)
         self.output.append_line(f"▶ Run at {time.strftime('%H:%M:%S')}")
@@ -295,6 +306,9 @@ class ScriptPanel(QWidget):
             "syntax_error": self._on_syntax_error,
         }[result.status]
         handler(result)
+        recorder = self.backward_recorder
+        if result.status in ("finished", "failed") and recorder is not None and recorder.passes:
+            self.backward_recorded.emit(recorder)
         self.run_finished.emit(result.status)
 
     def _note_dropped_output(self) -> None:
@@ -308,23 +322,41 @@ class ScriptPanel(QWidget):
         elif self.output.lines_fell_off():
             self.output.append_line(f"The pane keeps the last {MAX_LINES:,} lines; older ones left")
 
-    def _on_finished(self, result: ScriptResult) -> None:
+    def _apply(self, result: ScriptResult) -> RunSummary | None:
+        """The run's tensors into the workspace (one undoable step); None when they cannot be."""
         kept_before = self._namespace
+        # Only what the next run may see: its tensors come from the workspace (build_namespace).
+        kept_after = {k: v for k, v in result.namespace.items() if not isinstance(v, torch.Tensor)}
+        finished = result.status == "finished"
 
         def undo_namespace() -> None:  # Edit → Undo of this run: the next run sees what it saw
             self._namespace = kept_before
 
+        def redo_namespace() -> None:
+            self._namespace = kept_after
+
         try:
-            summary = apply_script_result(self.workspace, result, self._source, undo_namespace)
+            summary = apply_script_result(
+                self.workspace,
+                result,
+                self._source,
+                undo_namespace if finished else None,
+                redo_namespace if finished else None,
+            )
         except WorkspaceError as error:  # e.g. the workspace changed in a way we cannot merge
             self.output.append_line(f"The run's tensors could not be added: {error}", "stderr")
+            self.captured.show_nothing("Captured", f"Nothing was captured: {error}")
+            return None
+        if finished:
+            self._namespace = kept_after
+        self.last_summary = summary
+        return summary
+
+    def _on_finished(self, result: ScriptResult) -> None:
+        summary = self._apply(result)
+        if summary is None:
             self.status.setText("Finished, but nothing was captured")
             return
-        # Only what the next run may see: its tensors come from the workspace (build_namespace).
-        self._namespace = {
-            k: v for k, v in result.namespace.items() if not isinstance(v, torch.Tensor)
-        }
-        self.last_summary = summary
         self.captured.show_summary(summary)
         headline = summary.headline(result.duration_s)
         for note in summary.notes:
@@ -340,14 +372,29 @@ class ScriptPanel(QWidget):
         self.output.append_chunks([("stderr", failure.traceback)])
         self.editor.set_failing_line(failure.line)
         self.error_box.show_failure(failure)
+        summary = self._apply(result)  # what existed before the error, beside the workspace
         where = f" at line {failure.line}" if failure.line else ""
-        self.status.setText(f"Failed{where} — the workspace is as it was before the run")
+        if summary is None:
+            self.status.setText(f"Failed{where} — the workspace is as it was before the run")
+            return
+        self.captured.show_summary(summary)  # never the previous run's rows
+        for note in summary.notes:
+            self.output.append_line(note)
+        if not summary.rows:
+            self.status.setText(f"Failed{where} — the workspace is as it was before the run")
+            return
+        headline = summary.headline(result.duration_s)
+        self.status.setText(headline)
+        self.status_message.emit(headline)
 
     def _on_stopped(self, result: ScriptResult) -> None:
         where = f" at line {result.line}" if result.line else ""
         self.editor.set_failing_line(0)
         self.output.append_line(f"■ Stopped{where}; the workspace is as it was before the run")
         self.status.setText(f"Stopped{where}")
+        self.captured.show_nothing(
+            "Captured", f"Stopped{where}: a stopped run's tensors are discarded."
+        )
 
     def _on_syntax_error(self, result: ScriptResult) -> None:
         error = result.syntax_error
@@ -355,16 +402,21 @@ class ScriptPanel(QWidget):
         self.editor.set_failing_line(error.line)
         self.error_box.show_syntax_error(error)
         self.status.setText(f"Syntax error on line {error.line} — nothing ran")
+        self.captured.show_nothing("Captured", f"Syntax error on line {error.line}: nothing ran.")
 
-    # --- Edit → Undo and closing -----------------------------------------------------------------
+    # --- Edit → Undo / Redo and closing ----------------------------------------------------------
 
     def undo(self) -> None:
         if not self.workspace.can_undo():
             self.status_message.emit("Nothing to undo")
             return
-        description = self.workspace.undo_description()
-        self.workspace.undo()
-        self.status_message.emit(f"Undid {description}")
+        self.status_message.emit(f"Undid {self.workspace.undo()}")
+
+    def redo(self) -> None:
+        if not self.workspace.can_redo():
+            self.status_message.emit("Nothing to redo")
+            return
+        self.status_message.emit(f"Redid {self.workspace.redo()}")
 
     def shutdown(self) -> None:
         """Stop a running script and join its thread; keep the text (window closing)."""

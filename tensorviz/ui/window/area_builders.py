@@ -115,7 +115,11 @@ def link_script_panel(panel, window, show_in_layout: Callable[[str], None]) -> N
         show_in_layout(name)
         window.show_area("layout")
 
+    def hand_passes_to_graph(recorder) -> None:  # the script's own backward, ready to step
+        window.panel("graph").show_script_passes(recorder.passes, recorder.calls)
+
     panel.graph_requested.connect(open_graph)
+    panel.backward_recorded.connect(hand_passes_to_graph)
     panel.workbench_requested.connect(open_workbench)
     panel.layout_requested.connect(open_layout)
 

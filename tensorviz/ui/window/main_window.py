@@ -141,6 +141,9 @@ class MainWindow(QMainWindow):
         self.undo_action = edit_menu.addAction("&Undo", self.undo)
         self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
         self.undo_action.setStatusTip("Undo the last change to the workspace")
+        self.redo_action = edit_menu.addAction("&Redo", self.redo)
+        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        self.redo_action.setStatusTip("Redo what Undo took back")
 
         view_menu = self.menuBar().addMenu("&View")
         self.area_actions = QActionGroup(self)
@@ -200,6 +203,14 @@ class MainWindow(QMainWindow):
             panel.undo()
         else:
             self.statusBar().showMessage("Nothing to undo here", 4000)
+
+    def redo(self) -> None:
+        """Edit → Redo: the current area's redo (the workspace's, in the Workbench)."""
+        panel = self.panels[self.current_area()]
+        if hasattr(panel, "redo"):
+            panel.redo()
+        else:
+            self.statusBar().showMessage("Nothing to redo here", 4000)
 
     def _toggle_full_screen(self) -> None:
         self.showNormal() if self.isFullScreen() else self.showFullScreen()

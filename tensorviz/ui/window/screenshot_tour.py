@@ -187,6 +187,51 @@ def _stage_script(window: MainWindow, app: QApplication, out_dir: Path) -> list[
     return written
 
 
+LEARNER_FAILING = """\
+def demo():
+    images = torch.rand(2, 3, 4)
+    channels_last = images.permute(0, 2, 1)
+    flat = channels_last.view(2, -1)  # refused: permute made it non-contiguous
+    return flat
+
+w = torch.tensor(2.0, requires_grad=True)
+features = demo()
+"""
+
+LEARNER_BACKWARD = """\
+x = torch.tensor(2.0, requires_grad=True)
+y = x**2 + 3 * x
+y.backward()
+print(x.grad)
+"""
+
+
+def _stage_learner(window: MainWindow, app: QApplication, out_dir: Path) -> list[Path]:
+    """A failed run still explorable (what existed before the error, a function's tensors),
+    then the learner's own backward, stepped to the node whose local derivative it explains."""
+    panel = window.panel("script")
+    window.show_area("script")
+    written = [out_dir / "script_failed.png", out_dir / "graph_script_backward.png"]
+    for source, shot in ((LEARNER_FAILING, written[0]), (LEARNER_BACKWARD, None)):
+        panel.set_text(source)
+        panel.run_script()
+        _wait_for(lambda: not panel.is_running())
+        app.processEvents()
+        if shot is not None:
+            panel.captured.select("demo_channels_last")
+            app.processEvents()
+            window.grab().save(str(shot))
+    panel.captured.select("y")
+    panel.captured.graph_button.click()
+    graph = window.panel("graph")
+    _wait_for(lambda: graph.layout_result is not None)
+    for _ in range(3):  # torch's order: AddBackward0, MulBackward0, PowBackward0 (2·x = 4)
+        graph.step_forward()
+    app.processEvents()
+    window.grab().save(str(written[1]))
+    return written
+
+
 def take_screenshots(out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([])
@@ -215,7 +260,8 @@ def take_screenshots(out_dir: Path) -> list[Path]:
         written += _stage_training(window, app, out_dir)
         written += _stage_files(window, app, out_dir)
         written += _stage_graph(window, app, out_dir)
-        written += _stage_script(window, app, out_dir)  # last: its example rebinds x
+        written += _stage_script(window, app, out_dir)  # late: its example rebinds x
+        written += _stage_learner(window, app, out_dir)
         about = window.show_about()
         app.processEvents()
         about.adjustSize()

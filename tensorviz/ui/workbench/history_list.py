@@ -37,8 +37,7 @@ class HistoryList(QWidget):
         self.title.setText(f"History of {name}")
         for step in workspace.lineage(name):
             provenance = workspace.entry(step).provenance
-            last = (provenance.code or provenance.op).splitlines()[-1]
-            item = QListWidgetItem(f"{step} = {last}")
+            item = QListWidgetItem(provenance.statement(step).splitlines()[-1])
             item.setData(Qt.ItemDataRole.UserRole, step)
             item.setToolTip(provenance.code)
             self.steps.addItem(item)

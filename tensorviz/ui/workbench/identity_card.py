@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from tensorviz.core.tensors.identity import Verdict, identify
 from tensorviz.core.tensors.workbench_actions import numpy_shares_memory
 from tensorviz.core.tensors.workspace import WorkspaceEntry
+from tensorviz.core.tensors.workspace_entries import Origin
 from tensorviz.ui.widgets.layout_clearing import clear_layout
 
 ONE_COLUMN_BELOW = 460  # px: the identity rows in one column instead of two
@@ -102,7 +103,9 @@ class IdentityCard(QWidget):
         verdict: Verdict | None = None,
         sharing: list[str] = (),
         code: str | None = None,
+        origins: list[Origin] | None = None,
     ) -> None:
+        """`origins`: Workspace.origins of the entry (its inputs, followed by uid)."""
         self.entry = entry
         if entry is None:
             self.name.setText("No tensor selected")
@@ -118,10 +121,11 @@ class IdentityCard(QWidget):
             self._fill_grid([])
             return
         self.name.setText(entry.name)
-        self.code.setText(f"<code>{escape(code or self._code_of(entry))}</code>")
+        statement = code or entry.provenance.statement(entry.name)
+        self.code.setText(f"<code>{escape(statement)}</code>")
         self.code.show()
         self._show_verdict(verdict)
-        self.origin.setText(self._origin(entry.provenance))
+        self.origin.setText(self._origin(entry.provenance, origins))
         self.origin.show()
         others = [n for n in sharing if n != entry.name]
         self.sharing.setText(
@@ -133,26 +137,38 @@ class IdentityCard(QWidget):
         self.notes.setVisible(bool(entry.notes))
         self._show_numpy(entry)
 
-    def _origin(self, provenance) -> str:
+    def refresh_values(self) -> None:
+        """Read the attributes again (a backward elsewhere filled .grad; nothing else moved)."""
+        if self.entry is not None:
+            self._fill_grid(identify(self.entry.tensor).rows())
+
+    def _origin(self, provenance, origins=None) -> str:
         if provenance.op == "script":  # "from script, line 6 (model[0].weight)"
             line, path = provenance.params.get("line"), provenance.params.get("path", "")
             where = f", line {line}" if line else ""
             inside = f" ({escape(path)})" if path and path not in provenance.code else ""
-            return f"from <b>script</b>{where}{inside}"
+            failed = provenance.params.get("failed_line")
+            error = f" — captured before the error on line {failed}" if failed else ""
+            return f"from <b>script</b>{where}{inside}{error}"
         if provenance.op == "your code":  # tensorviz.show / breakpoint / the error hook
             params = provenance.params
             where = f"{params.get('file', '')}".replace("\\", "/").rsplit("/", 1)[-1]
             line = f", line {params['line']}" if params.get("line") else ""
             dotted = f" ({escape(params['dotted'])})" if params.get("dotted") else ""
             return f"from <b>your code</b>: {escape(where)}{line}{dotted} — the very object"
-        inputs = list(provenance.inputs)
+        if origins is None:
+            origins = [Origin(n, n) for n in provenance.inputs]
+        parts = []
+        for origin in origins:
+            was = escape(origin.name_then)
+            if origin.name_now is None:  # the tensor it was made from is no longer there
+                since = "replaced since" if origin.replaced else "deleted since"
+                parts.append(f"{was} <i>(an earlier {was}, {since})</i>")
+            else:
+                parts.append(self._links([origin.name_now]))
         return f"made by <b>{escape(provenance.op)}</b>" + (
-            f" from {self._links(inputs)}" if inputs else ""
+            f" from {', '.join(parts)}" if parts else ""
         )
-
-    def _code_of(self, entry: WorkspaceEntry) -> str:
-        lines = entry.provenance.code.splitlines() or [entry.provenance.op]
-        return "\n".join(lines[:-1] + [f"{entry.name} = {lines[-1]}"])
 
     def _show_verdict(self, verdict: Verdict | None) -> None:
         if verdict is None:

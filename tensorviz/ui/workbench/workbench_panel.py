@@ -75,6 +75,7 @@ class WorkbenchPanel(QWidget):
         self.list_view, self.history = left.list_view, left.history
         self.rename_button, self.duplicate_button = left.rename_button, left.duplicate_button
         self.delete_button, self.undo_button = left.delete_button, left.undo_button
+        self.redo_button = left.redo_button
 
         self.tabs = QTabWidget()
         self.tabs.addTab(self.operate_form, "Apply operation")
@@ -124,6 +125,7 @@ class WorkbenchPanel(QWidget):
         self.duplicate_button.clicked.connect(self.duplicate_selected)
         self.delete_button.clicked.connect(self.delete_selected)
         self.undo_button.clicked.connect(self.undo)
+        self.redo_button.clicked.connect(self.redo)
         self.background.finished.connect(self._on_background_finished)
         self.background.failed.connect(self._show_problem)
         self.background.discarded.connect(
@@ -174,12 +176,11 @@ class WorkbenchPanel(QWidget):
             self.selection_changed.emit("")
             return
         entry = self.workspace.entry(name)
-        if verdict is None:
-            inputs = {
-                n: self.workspace.tensor(n) for n in entry.provenance.inputs if n in self.workspace
-            }
+        origins = self.workspace.origins(name)
+        if verdict is None:  # against the very tensors it was made from, never a newer namesake
+            inputs = {o.name_now: self.workspace.tensor(o.name_now) for o in origins if o.name_now}
             verdict = view_verdict(entry.tensor, inputs) if inputs else None
-        self.identity.show_entry(entry, verdict, self.workspace.sharing(name), code)
+        self.identity.show_entry(entry, verdict, self.workspace.sharing(name), code, origins)
         self.index_picture.show_entry(self.workspace, name)
         self.history.show_lineage(self.workspace, name)
         self.values.set_tensor(entry.tensor, name)
@@ -375,6 +376,20 @@ class WorkbenchPanel(QWidget):
             return
         description = self.workspace.undo_description()
         self._workspace_call(self.workspace.undo, f"Undid {description}")
+        self._update_buttons()  # the step went to redo after the workspace's events
+
+    def redo(self) -> None:
+        if not self.workspace.can_redo():
+            self.status_message.emit("Nothing to redo")
+            return
+        description = self.workspace.redo_description()
+        self._workspace_call(self.workspace.redo, f"Redid {description}")
+        self._update_buttons()
+
+    def showEvent(self, event) -> None:  # another area may have undone, redone or run backward
+        super().showEvent(event)
+        self._update_buttons()
+        self.identity.refresh_values()
 
     # --- workspace events -----------------------------------------------------------------------
 
@@ -406,6 +421,11 @@ class WorkbenchPanel(QWidget):
         description = self.workspace.undo_description()
         self.undo_button.setText("Undo")
         self.undo_button.setToolTip(f"Undo {description} (Ctrl+Z)" if description else "Ctrl+Z")
+        self.redo_button.setEnabled(self.workspace.can_redo())
+        again = self.workspace.redo_description()
+        self.redo_button.setToolTip(
+            f"Redo {again} (Ctrl+Shift+Z, Ctrl+Y)" if again else "Ctrl+Shift+Z, Ctrl+Y"
+        )
 
     def shutdown(self) -> None:
         """Stop background work and detach from the workspace (window closing)."""

@@ -1,5 +1,5 @@
 """The Workbench's left column: the workspace's tensors (colour = storage), the history of the
-selected one, and the buttons that rename, duplicate, delete and undo."""
+selected one, and the buttons that rename, duplicate, delete, undo and redo."""
 
 from __future__ import annotations
 
@@ -20,11 +20,13 @@ class WorkspaceColumn(QWidget):
         self.duplicate_button = QPushButton("Duplicate")
         self.delete_button = QPushButton("Delete")
         self.undo_button = QPushButton("Undo")
+        self.redo_button = QPushButton("Redo")
         buttons = QGridLayout()
         buttons.addWidget(self.rename_button, 0, 0)
         buttons.addWidget(self.duplicate_button, 0, 1)
-        buttons.addWidget(self.delete_button, 1, 0)
-        buttons.addWidget(self.undo_button, 1, 1)
+        buttons.addWidget(self.delete_button, 0, 2)
+        buttons.addWidget(self.undo_button, 1, 0)
+        buttons.addWidget(self.redo_button, 1, 1)
         title = QLabel("Workspace")
         title.setObjectName("sectionTitle")
         hint = QLabel("Colour and number mark a storage: the same number, the same memory.")

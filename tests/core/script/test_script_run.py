@@ -144,8 +144,10 @@ def test_a_raising_script_leaves_the_workspace_exactly_as_it_was(workspace):
         "raise ValueError('boom')\n"
     )
     _, result, summary = run_script(workspace, source)
-    assert result.status == "failed" and result.line == 6 and not summary.rows
-    assert workspace.names() == names
+    assert result.status == "failed" and result.line == 6
+    # what the run made before the error is added beside them, marked (test_failed_runs.py)
+    assert [(r.name, r.before_error) for r in summary.rows] == [("new", True)]
+    assert workspace.names() == [*names, "new"]
     for name, (values, requires_grad, grad, version) in before.items():
         tensor = workspace.tensor(name)
         assert torch.equal(tensor, values), name

@@ -81,12 +81,17 @@ def test_three_passes_accumulate_to_twelve_and_zero_grad_resets(panel):
     assert leaf.grad.item() == 0.0 and panel.view.items_of(x_node)[0].detail == "grad = 0"
 
 
-def test_backward_twice_without_retain_graph_is_explained(panel):
+def test_backward_twice_without_retain_graph_is_explained(panel, workspace):
+    x = torch.tensor(2.0, requires_grad=True)
+    workspace.add_tensor("x", x, Provenance("tensor", "torch.tensor(2.0)"))
+    workspace.add_tensor("y", x**2, Provenance("pow", "x ** 2", ("x",)))
+    panel.show_tensor("y")  # a workspace tensor: no forward to run again
     panel.run_backward()
     with_messages = []
     panel.status_message.connect(with_messages.append)
-    panel.run_backward()
-    assert "retain_graph" in with_messages[-1] and "retain_graph" in panel.details.toPlainText()
+    assert panel.run_backward() is None and not panel.bar.backward_button.isEnabled()
+    assert "retain_graph" in with_messages[-1]
+    assert "retain_graph" in panel.bar.backward_button.toolTip()
 
 
 def test_search_marks_matches_and_return_focuses_them(panel, qtbot):

@@ -113,7 +113,7 @@ def test_torch_error_is_explained_and_its_line_highlighted(qtbot, panel, workspa
     assert panel.error_box.isVisible() and panel.error_box.explanation.isVisible()
     assert panel.error_box.explanation.explained.torch_message == str(error.value)
     assert 'File "<script>", line 2' in panel.output.text()
-    assert workspace.names() == names
+    assert workspace.names() == [*names, "y"]  # captured before the error, beside the rest
     panel.editor.go_to_line(1)
     panel.error_box.go_button.click()
     assert panel.editor.textCursor().blockNumber() == 1
