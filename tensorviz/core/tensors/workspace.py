@@ -259,7 +259,7 @@ class Workspace(WorkspaceReading):
         for e in entries:
             e.parent_uids = tuple(fresh[u] for u in e.parent_uids if u in fresh)
             e.uid = fresh[e.uid]
-        old, new = self._entries, {e.name: e for e in entries}
+        old, new = dict(self._entries), {e.name: e for e in entries}
 
         def put(entries_now: dict) -> None:
             self._remove(list(self._entries))
