@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import torch
 
+from tensorviz.core.diff.freed_memory import give_back_freed_memory
 from tensorviz.core.diff.key_matching import KeyMatch, match_by_bytes, match_by_name
 from tensorviz.core.diff.sides import ComparedSide, TensorEntry
 from tensorviz.core.diff.storage_sharing import SharingChange, sharing_changes
@@ -194,7 +195,10 @@ def _bytes_matches(side_a, side_b, only_a, only_b, report, should_stop) -> list[
         report(done[0], total, f"looking for renamed tensors: {key}")
         tensor = side.tensors[key].read().contiguous().reshape(-1)
         done[0] += 1
-        return hashlib.blake2b(tensor.view(torch.uint8).numpy(), digest_size=20).digest()
+        digest = hashlib.blake2b(tensor.view(torch.uint8).numpy(), digest_size=20).digest()
+        del tensor
+        give_back_freed_memory()
+        return digest
 
     return match_by_bytes(sig_a, sig_b, lambda k: digest(side_a, k), lambda k: digest(side_b, k))
 
@@ -249,6 +253,7 @@ def _compare_pair(pair: TensorPair, atol: float, rtol: float, should_stop) -> No
         outcome = None
     finally:
         del a, b  # freed before the next pair is read
+        give_back_freed_memory()
     if outcome is None:
         pair.status = "changed" if pair.facts_changed() else "not_compared"
         return

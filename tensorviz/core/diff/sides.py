@@ -117,3 +117,16 @@ def _tensor_entry(inspection: FileInspection, node: Node, key: str) -> TensorEnt
     return TensorEntry(
         key, node.key_text(), node.tensor, partial(inspection.tensor_at, node.access)
     )
+
+
+def node_at_path(inspection: FileInspection, path: str) -> Node | None:
+    """The node whose dotted path is `path` (the same entry in another file), or None."""
+    if inspection.root is None:
+        return None
+    stack = [inspection.root]
+    while stack:
+        node = stack.pop()
+        if node_path(node) == path and node is not inspection.root:
+            return node
+        stack.extend(node.children)
+    return None

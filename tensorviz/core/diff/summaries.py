@@ -83,7 +83,7 @@ def summary_lines(comparison: Comparison) -> list[str]:
         head = base + rest.split(".")[0]
         fragments = lines.setdefault(head, [])
         shown = name if not fragments else name[len(head) + 1 :] or name
-        fragments.append(_fragment(shown, [p for layer in run for p in layer.pairs]))
+        fragments.append(layer_summary(shown, [p for layer in run for p in layer.pairs]))
     return ["; ".join(fragments) for fragments in lines.values()]
 
 
@@ -127,7 +127,7 @@ def _range_name(run: list[LayerChange]) -> str:
     return f"{parent}.{first}–{leaf}.{last}"
 
 
-def _fragment(name: str, pairs: list[TensorPair]) -> str:
+def layer_summary(name: str, pairs: list[TensorPair]) -> str:
     counts = {status: sum(p.status == status for p in pairs) for status in
               ("changed", "unchanged", "only_a", "only_b", "not_compared")}  # fmt: skip
     renamed = sum(p.renamed and p.matched_by != "picked" for p in pairs)
