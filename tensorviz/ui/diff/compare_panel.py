@@ -44,6 +44,7 @@ from tensorviz.ui.diff.comparison_table_model import (
 )
 from tensorviz.ui.diff.pair_values_view import PairValuesDialog
 from tensorviz.ui.widgets.scrolling import scrolling
+from tensorviz.ui.widgets.shortcut_buttons import shortcut_button
 
 
 def _sideways(widget: QWidget) -> QWidget:
@@ -184,15 +185,7 @@ class ComparePanel(QWidget):
         layout.addWidget(splitter, 1)
 
     def _button(self, text: str, shortcut: str, slot) -> QPushButton:
-        button = QPushButton(text)
-        action = QAction(text, self)
-        action.setShortcut(QKeySequence(shortcut))
-        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        action.triggered.connect(lambda _=False: button.isEnabled() and slot())
-        self.addAction(action)
-        button.setToolTip(f"{text} ({QKeySequence(shortcut).toString()})")
-        button.clicked.connect(lambda _=False: slot())
-        return button
+        return shortcut_button(self, text, shortcut, slot)
 
     # --- starting -----------------------------------------------------------------------------
 

@@ -240,3 +240,26 @@ def test_a_file_rewritten_during_the_comparison_stops_with_one_sentence(tmp_path
     torch.save({"other": torch.zeros(1)}, tmp_path / "b.pt")
     comparison = compare_sides(side_a, side_b)
     assert "b.pt changed on disk" in comparison.error and not comparison.equal
+
+
+def test_nested_checkpoint_keys_and_entries_without_values(tmp_path):
+    weight = torch.randn(3, 3)
+    checkpoint = {
+        "optimizer_states": [{"state": {0: {"exp_avg": torch.zeros(3)}}, "param_groups": []}],
+        "sparse": torch.eye(3).to_sparse(),
+        "shape_only": torch.empty(4, 2, device="meta"),
+        "w": weight,
+    }
+    torch.save(checkpoint, tmp_path / "a.pt")
+    torch.save(checkpoint, tmp_path / "b.pt")
+    comparison = compare_files(tmp_path / "a.pt", tmp_path / "b.pt")
+    found = rows(comparison)
+    assert set(found) == {"optimizer_states.0.state.0.exp_avg", "sparse", "shape_only", "w"}
+    assert found["optimizer_states.0.state.0.exp_avg"].a.file_key == (
+        "['optimizer_states'][0]['state'][0]['exp_avg']"
+    )
+    assert found["shape_only"].status == "unchanged" and "meta" in found["shape_only"].notes[0]
+    sparse = found["sparse"]
+    assert sparse.status == "not_compared" and "sparse_coo" in sparse.notes[0]
+    assert comparison.values_compared == 1  # the empty param_groups list, as a value
+    assert not comparison.equal  # a sparse pair's values are unknown: not called equal
