@@ -75,7 +75,7 @@ def percent(fraction: float | None) -> str:
 def summary_lines(comparison: Comparison) -> list[str]:
     """One line per subtree: its layers (numbered runs folded) as fragments joined by '; '."""
     layers = layer_changes(comparison)
-    base = _common_prefix([layer.name for layer in layers])
+    base = common_prefix([layer.name for layer in layers])
     lines: dict[str, list[str]] = {}
     for run in _runs(layers):
         name = run[0].name if len(run) == 1 else _range_name(run)
@@ -87,7 +87,7 @@ def summary_lines(comparison: Comparison) -> list[str]:
     return ["; ".join(fragments) for fragments in lines.values()]
 
 
-def _common_prefix(names: list[str]) -> str:
+def common_prefix(names: list[str]) -> str:
     """The dotted prefix every layer shares ("state_dict.model."), or ""."""
     if len(names) < 2:
         return ""

@@ -9,10 +9,11 @@ import numpy
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
 
-from tensorviz.core.diff.summaries import LayerChange, percent
+from tensorviz.core.diff.summaries import LayerChange, common_prefix, percent
 
 INK, BLUE, GREY, RED = "#1f2a44", "#3d5a80", "#c7ced9", "#b91c1c"
 MAX_LABEL = 28  # characters of a layer name beside its bar
+TITLE = "‖Δ‖/‖A‖ per layer (%)"
 
 
 def _label(name: str) -> str:
@@ -30,7 +31,7 @@ class ChangeChart(pg.PlotWidget):
         plot.hideButtons()
         plot.setMenuEnabled(False)
         plot.invertY(True)  # the first layer at the top
-        plot.setLabel("bottom", "‖Δ‖/‖A‖ per layer (%)", color=INK)
+        plot.setLabel("bottom", TITLE, color=INK)
         plot.showGrid(x=True, y=False, alpha=0.25)
         for side in ("left", "bottom"):
             plot.getAxis(side).setPen(INK)
@@ -60,9 +61,13 @@ class ChangeChart(pg.PlotWidget):
         brushes = [pg.mkBrush(colour) for colour in brushes]
         self.bars.setOpts(x0=numpy.zeros(len(layers)), y=rows, width=self.heights,
                           brushes=brushes, pens=[None] * len(layers))  # fmt: skip
+        prefix = common_prefix(self.names)  # "model.transformer." said once, in the title
+        labels = [_label(name[len(prefix) :]) for name in self.names]
         axis = self.getPlotItem().getAxis("left")
-        axis.setTicks([[(i, _label(name)) for i, name in enumerate(self.names)]])
-        axis.setWidth(min(220, 8 + 7 * max((len(_label(n)) for n in self.names), default=4)))
+        axis.setTicks([list(enumerate(labels))])
+        axis.setWidth(min(220, 8 + 7 * max((len(label) for label in labels), default=4)))
+        title = f"‖Δ‖/‖A‖ per layer of {prefix.rstrip('.')} (%)" if prefix else TITLE
+        self.getPlotItem().setLabel("bottom", title, color=INK)
         listed = list(zip(self.names, figures, strict=True))[:40]
         self.setToolTip("\n".join(f"{name}: {percent(figure)}" for name, figure in listed))
         self.getPlotItem().setXRange(0, widest * 1.05, padding=0)

@@ -128,6 +128,7 @@ class ComparePanel(QWidget):
             button.clicked.connect(lambda _=False, n=name: self.set_filter(n))
             self.filter_group.addButton(button)
             self.filter_buttons[name] = button
+            button.setVisible(name != "not_compared")  # shown when some pair was not compared
             filters.addWidget(button)
         self.group_box = QCheckBox("Group by layer")
         self.group_box.setChecked(True)
@@ -169,6 +170,7 @@ class ComparePanel(QWidget):
 
         self.chart = ChangeChart()
         self.chart.setMinimumWidth(160)
+        self.chart.hide()  # until there is something to chart
         self.chart.layer_clicked.connect(self.show_layer)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.table)
@@ -284,6 +286,7 @@ class ComparePanel(QWidget):
             button.setText(f"{FILTERS[name][0]} ({count})")
             button.setVisible(name != "not_compared" or count > 0)
         self.chart.set_layers(layer_changes(comparison))
+        self.chart.show()
 
     # --- looking ------------------------------------------------------------------------------
 
