@@ -326,7 +326,8 @@ class ComparePanel(QWidget):
             self.status_message.emit(f"{pair.key} is only in {'A' if pair.b is None else 'B'}.")
             return None
         if not (pair.a.info.plain and pair.b.info.plain):
-            self.status_message.emit(f"No values to show for {pair.key}: {pair.notes[-1]}")
+            problem = pair.a.info.problem or pair.b.info.problem
+            self.status_message.emit(f"No values to show for {pair.key}: {problem}.")
             return None
         if self.pair_dialog is not None:
             self.pair_dialog.close()

@@ -176,3 +176,15 @@ def test_two_entries_of_one_file(qtbot, panel, pair):
     (row,) = blocker.args[0].pairs
     assert row.matched_by == "picked" and row.status == "changed"
     assert "a.pt › blocks.0.w" in panel.sides_label.text()
+
+
+def test_a_pair_without_plain_values_says_why(qtbot, panel, tmp_path):
+    for name in ("a.pt", "b.pt"):
+        torch.save({"sparse": torch.eye(3).to_sparse(), "w": torch.ones(2)}, tmp_path / name)
+    comparison = run(qtbot, panel, tmp_path / "a.pt", tmp_path / "b.pt")
+    assert panel.filter_buttons["not_compared"].isVisible()  # one pair was not compared
+    panel.filter_buttons["not_compared"].click()
+    (row,) = [r for r in range(panel.model.rowCount()) if panel.model.pair(r) is not None]
+    with qtbot.waitSignal(panel.status_message) as message:
+        assert panel.open_pair(row) is None
+    assert "sparse_coo" in message.args[0] and not comparison.equal
