@@ -122,7 +122,8 @@ def main() -> int:
     rss_torch = statistics.median(r for _, r in results["torch_only"])
     bound = rss_torch + 3 * largest_mb
     print(f"# two {megabytes} MB checkpoints, {TENSORS} tensors of {largest_mb:.1f} MB; "
-          f"import torch alone peaks at {rss_torch:.0f} MB")  # fmt: skip
+          f"import torch alone peaks at {rss_torch:.0f} MB; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")  # fmt: skip
     print(bench_line("diff_full_report", time_ours, time_anchor, GOAL_TIME))
     print(bench_line("diff_peak_rss_mb_vs_torch_plus_3_largest", rss_ours, bound, GOAL_RSS))
     fails = whole_rss > bound
