@@ -19,6 +19,7 @@ def test_one_area_per_capability_built_or_saying_what_will_come(window):
         "Autograd graph",
         "Training",
         "Files",
+        "Compare",
     ]
     for area in AREAS:
         window.show_area(area.key)

@@ -48,6 +48,12 @@ def _build_files(context: AreaContext) -> QWidget:
     return FilesPanel(context.workspace)
 
 
+def _build_compare(_context: AreaContext) -> QWidget:
+    from tensorviz.ui.diff.compare_panel import ComparePanel
+
+    return ComparePanel()
+
+
 def _build_graph(context: AreaContext) -> QWidget:
     from tensorviz.ui.autograd.graph_panel import GraphPanel
 
@@ -62,6 +68,7 @@ BUILDERS: dict[str, Callable[[AreaContext], QWidget]] = {
     "graph": _build_graph,
     "training": _build_training,
     "files": _build_files,
+    "compare": _build_compare,
 }
 
 
@@ -85,6 +92,13 @@ def link_new_panel(key: str, panel: QWidget, window) -> None:
         show_in_layout(panel.selected or "")
     elif key == "files":  # a tensor sent from a file is shown in the Memory layout
         panel.tensors_sent.connect(lambda names: show_in_layout(names[0]))
+        from tensorviz.ui.diff.compare_links import link_files_panel
+
+        link_files_panel(panel, window)  # its menus ask the Compare area for a comparison
+    elif key == "compare":  # lists the Files area's open files, reuses what they read
+        from tensorviz.ui.diff.compare_links import link_compare_panel
+
+        link_compare_panel(panel, window)
     elif key == "layout" and window.tensor_in_focus in workspace:  # the latest one picked
         panel.show_tensor(window.tensor_in_focus)
     elif key == "script":  # a captured tensor opens in the area the user asked for

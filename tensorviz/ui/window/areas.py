@@ -100,6 +100,18 @@ AREAS: tuple[AreaSpec, ...] = (
         ),
         built=True,
     ),
+    AreaSpec(
+        "compare",
+        "Compare",
+        "compare.svg",
+        "Two checkpoints side by side: what changed, tensor by tensor, and where the model moved.",
+        (
+            "Keys only in A, only in B, renamed (module., _orig_mod., identical bytes)",
+            "Per tensor: shape/dtype changes, max |Δ|, ‖Δ‖/‖A‖, cosine, NaN that appeared",
+            "Grouped by layer and sorted by change, a bar chart per layer, A/B/A−B values",
+        ),
+        built=True,
+    ),
 )
 
 

@@ -127,6 +127,9 @@ class MainWindow(QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._rebuild_recent_menu)
         self._rebuild_recent_menu()
+        compare = file_menu.addAction("&Compare…", self.compare_checkpoints)
+        compare.setShortcut(QKeySequence("Ctrl+Shift+D"))
+        compare.setStatusTip("Compare two checkpoints (or two selected entries) tensor by tensor")
         self.examples_menu = file_menu.addMenu("Example &Scripts")
         self.examples_menu.aboutToShow.connect(self._rebuild_examples_menu)
         self._rebuild_examples_menu()
@@ -245,6 +248,15 @@ class MainWindow(QMainWindow):
         paths, _ = QFileDialog.getOpenFileNames(self, "Open tensor files", start, OPEN_FILTER)
         if paths:
             self.open_paths(paths)
+
+    def compare_checkpoints(self) -> None:
+        """File → Compare…: the Compare area (built once torch has loaded)."""
+        if self.context is None:
+            self.statusBar().showMessage("PyTorch is still loading; Compare opens once it is in.")
+            return
+        from tensorviz.ui.diff.compare_links import compare_from_menu
+
+        compare_from_menu(self)
 
     def _rebuild_recent_menu(self) -> None:
         self.recent_menu.clear()

@@ -259,6 +259,9 @@ def take_screenshots(out_dir: Path) -> list[Path]:
         written += _stage_layout(window, app, out_dir)
         written += _stage_training(window, app, out_dir)
         written += _stage_files(window, app, out_dir)
+        from tensorviz.ui.diff.compare_staging import stage_compare
+
+        written += stage_compare(window, app, out_dir, _wait_for)
         written += _stage_graph(window, app, out_dir)
         written += _stage_script(window, app, out_dir)  # late: its example rebinds x
         written += _stage_learner(window, app, out_dir)

@@ -1,0 +1,64 @@
+"""`tensorviz diff A B [--json] [--atol F --rtol F] [--only-changed]`: two checkpoints compared
+tensor by tensor, with git-diff exit codes so a CI job can ask "is the exported checkpoint still
+the trained one?": 0 equal (within tolerance), 1 they differ, 2 bad input (one line on stderr).
+Files are read by the Files area's safe reader: nothing in them ever runs."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from tensorviz.cli.arguments import CliInputError, Subcommand, print_json
+
+
+def _tolerance(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, not {text}")
+    return value
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("a", help="the reference checkpoint (.pt/.pth/.bin/.ckpt, .safetensors…)")
+    parser.add_argument("b", help="the checkpoint compared with it")
+    parser.add_argument(
+        "--atol",
+        type=_tolerance,
+        default=0.0,
+        help="absolute tolerance: |b - a| <= atol + rtol*|a| is equal",
+    )
+    parser.add_argument("--rtol", type=_tolerance, default=0.0, help="relative tolerance")
+    parser.add_argument("--only-changed", action="store_true",
+                        help="leave out tensors that are unchanged")  # fmt: skip
+
+
+def _run_diff(args: argparse.Namespace) -> int:
+    from tensorviz.core.diff.comparison import compare_sides
+    from tensorviz.core.diff.report import comparison_json, report_lines
+    from tensorviz.core.diff.sides import SideError, side_of_file
+
+    sides = []
+    for which, path in (("A", args.a), ("B", args.b)):
+        try:
+            sides.append(side_of_file(path))
+        except SideError as problem:
+            raise CliInputError(f"{which}: {problem}") from None
+    comparison = compare_sides(*sides, atol=args.atol, rtol=args.rtol)
+    if args.json:
+        print_json(comparison_json(comparison, args.only_changed))
+    else:
+        print("\n".join(report_lines(comparison, args.only_changed)))
+    if comparison.error is not None:
+        raise CliInputError(comparison.error)
+    return 0 if comparison.equal else 1
+
+
+COMMAND = Subcommand(
+    "diff",
+    "two checkpoints compared tensor by tensor; exit 0 equal, 1 differ, 2 bad input",
+    _add_arguments,
+    _run_diff,
+)

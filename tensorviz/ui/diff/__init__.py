@@ -1,0 +1,1 @@
+"""The Compare area: two checkpoints compared tensor by tensor (core/diff)."""

@@ -1,0 +1,228 @@
+"""One pair side by side: the values of A, of B and of A − B for the same 2-D slice, scrolling
+together, and a heatmap of the difference (a diverging map centred on zero). Both tensors are
+read by a worker; the difference is computed for the shown slice only, in float64."""
+
+from __future__ import annotations
+
+import numpy
+import pyqtgraph as pg
+import torch
+from PySide6.QtCore import Qt, QThreadPool
+from PySide6.QtGui import QCloseEvent, QFontDatabase
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tensorviz.core.diff.comparison import TensorPair
+from tensorviz.core.diff.report import change_text, pair_name, status_text
+from tensorviz.core.tensors.summary import default_table_dims, slice_2d
+from tensorviz.ui.diff.compare_jobs import CompareRelay, PairReadJob
+from tensorviz.ui.widgets.layout_clearing import clear_layout
+from tensorviz.ui.workbench.value_table_model import TensorTableModel
+from tensorviz.ui.workbench.value_view import heatmap_values
+
+INK = "#1f2a44"
+
+
+def slice_difference(a: torch.Tensor, b: torch.Tensor, dims, fixed) -> torch.Tensor:
+    """A − B of one slice, in float64 (complex128 for complex); B is read in A's shape."""
+    wide = torch.complex128 if a.is_complex() or b.is_complex() else torch.float64
+    b = b.reshape(a.shape)
+    return slice_2d(a, *dims, fixed).to(wide) - slice_2d(b, *dims, fixed).to(wide)
+
+
+class PairValuesDialog(QDialog):
+    def __init__(self, pair: TensorPair, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.pair = pair
+        self.a: torch.Tensor | None = None
+        self.b: torch.Tensor | None = None
+        self._dims: tuple[int | None, int | None] = (None, None)
+        self._fixed: dict[int, int] = {}
+        self._generation = 0
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._relay = CompareRelay(self)
+        self._relay.pair_read.connect(self._on_pair_read)
+        self._relay.pair_failed.connect(self._on_pair_failed)
+        self.setWindowTitle(f"Values of {pair_name(pair)}")
+        self.resize(1100, 700)
+        self._build()
+        self._pool.start(PairReadJob(pair, self._generation, self._relay))
+
+    def _build(self) -> None:
+        self.heading = QLabel(
+            f"<b>{pair_name(self.pair)}</b> — {status_text(self.pair)}<br>"
+            f"{change_text(self.pair) or 'no value changed'}"
+        )
+        self.heading.setWordWrap(True)
+        self.heading.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.status = QLabel("Reading both tensors from their files…")
+        self.row_combo, self.col_combo = QComboBox(), QComboBox()
+        self.row_combo.activated.connect(lambda d: self._on_dims_changed(d, self._dims[1]))
+        self.col_combo.activated.connect(lambda d: self._on_dims_changed(self._dims[0], d))
+        self._fixed_layout = QHBoxLayout()
+        self.dim_controls = QWidget()
+        controls = QHBoxLayout(self.dim_controls)
+        controls.setContentsMargins(0, 0, 0, 0)
+        for text, combo in (("rows", self.row_combo), ("columns", self.col_combo)):
+            combo.setMinimumContentsLength(14)
+            controls.addWidget(QLabel(text))
+            controls.addWidget(combo)
+        controls.addLayout(self._fixed_layout)
+        controls.addStretch(1)
+        self.dim_controls.hide()  # shown for tensors of two dims or more
+
+        fixed_font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self.models = [TensorTableModel(self) for _ in range(3)]
+        self.tables = []
+        grid = QGridLayout()
+        titles = (f"A: {self.pair.a.key}", f"B: {self.pair.b.key}", "A − B")
+        for column, (title, model) in enumerate(zip(titles, self.models, strict=True)):
+            table = QTableView()
+            table.setModel(model)
+            table.setFont(fixed_font)
+            table.horizontalHeader().setDefaultSectionSize(84)
+            table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 6)
+            self.tables.append(table)
+            caption = QLabel(title)
+            caption.setToolTip(title)
+            grid.addWidget(caption, 0, column)
+            grid.addWidget(table, 1, column)
+        for table in self.tables[1:]:  # the three scroll together
+            for bar in ("verticalScrollBar", "horizontalScrollBar"):
+                getattr(self.tables[0], bar)().valueChanged.connect(getattr(table, bar)().setValue)
+                getattr(table, bar)().valueChanged.connect(getattr(self.tables[0], bar)().setValue)
+        tables = QWidget()
+        tables.setLayout(grid)
+
+        self.heatmap = pg.PlotWidget(background="w")
+        self.heatmap.getPlotItem().hideButtons()
+        self.heatmap.invertY(True)
+        self.heatmap.setTitle("A − B", color=INK)
+        self.image = pg.ImageItem(axisOrder="row-major", autoDownsample=True)
+        self.heatmap.addItem(self.image)
+        self.colour_bar = pg.ColorBarItem(colorMap="CET-D1", interactive=False, width=16)
+        self.colour_bar.setImageItem(self.image, insert_in=self.heatmap.getPlotItem())
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(tables)
+        splitter.addWidget(self.heatmap)
+        splitter.setSizes([760, 340])
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.status)
+        layout.addWidget(self.dim_controls)
+        layout.addWidget(splitter, 1)
+
+    # --- values arriving ----------------------------------------------------------------------
+
+    def _on_pair_read(self, generation: int, a, b) -> None:
+        if generation != self._generation:
+            return
+        self.a, self.b = a, b
+        comparable = a.numel() == b.numel()
+        notes = [] if comparable else ["element counts differ: A − B is not defined"]
+        if comparable and a.shape != b.shape:
+            notes.append(f"B {list(b.shape)} is shown in A's shape {list(a.shape)} (row-major)")
+        self.status.setText("; ".join(notes) or "Both tensors read.")
+        self._dims = default_table_dims(a.dim())
+        self._fixed = {}
+        self._fill_combos()
+        self._show_slice()
+
+    def _on_pair_failed(self, generation: int, message: str) -> None:
+        if generation == self._generation:
+            self.status.setText(message)
+
+    # --- the slice ----------------------------------------------------------------------------
+
+    def _fill_combos(self) -> None:
+        labels = [f"dim {d} (size {size})" for d, size in enumerate(self.a.shape)]
+        for combo, dim in ((self.row_combo, self._dims[0]), (self.col_combo, self._dims[1])):
+            combo.clear()
+            combo.addItems(labels)
+            combo.setCurrentIndex(-1 if dim is None else dim)
+        self.dim_controls.setVisible(self.a.dim() >= 2)
+        clear_layout(self._fixed_layout)
+        for dim, size in enumerate(self.a.shape):
+            if dim in self._dims:
+                continue
+            spin = QSpinBox()
+            spin.setRange(0, max(size - 1, 0))
+            spin.setValue(self._fixed.get(dim, 0))
+            spin.valueChanged.connect(lambda index, dim=dim: self._on_fixed_changed(dim, index))
+            self._fixed_layout.addWidget(QLabel(f"dim {dim}"))
+            self._fixed_layout.addWidget(spin)
+
+    def _on_dims_changed(self, rows: int, columns: int | None) -> None:
+        old_rows, old_columns = self._dims
+        if rows == columns:  # taking the other's dim swaps the two
+            if rows == old_columns:
+                columns = old_rows
+            else:
+                rows = old_columns
+        self._dims = (rows, columns)
+        self._fill_combos()
+        self._show_slice()
+
+    def _on_fixed_changed(self, dim: int, index: int) -> None:
+        self._fixed[dim] = index
+        self._show_slice()
+
+    def _show_slice(self) -> None:
+        rows, columns = self._dims
+        self.models[0].set_tensor(self.a, rows, columns, self._fixed, "A")
+        comparable = self.a.numel() == self.b.numel()
+        if comparable:
+            self.models[1].set_tensor(self.b.reshape(self.a.shape), rows, columns, self._fixed, "B")
+        else:
+            self.models[1].set_tensor(self.b, name="B")
+        if not comparable:
+            self.models[2].set_tensor(None)
+            self.image.clear()
+            return
+        difference = slice_difference(self.a, self.b, self._dims, self._fixed)
+        shown = (
+            (0, 1)
+            if difference.dim() == 2
+            else (0, None)
+            if difference.dim() == 1
+            else (None, None)
+        )
+        self.models[2].set_tensor(difference, *shown, name="A − B")
+        self._show_heatmap(self.models[2].values())
+
+    def _show_heatmap(self, values: numpy.ndarray) -> None:
+        if values.size == 0:
+            self.image.clear()
+            return
+        image, (low, high) = heatmap_values(values)
+        reach = max(abs(low), abs(high)) or 1.0  # symmetric: zero is the map's middle
+        self.image.setImage(image, autoLevels=False)
+        self.image.setRect(-0.5, -0.5, values.shape[1], values.shape[0])  # cells, not samples
+        self.colour_bar.setLevels((-reach, reach))
+        self.heatmap.getPlotItem().autoRange()
+
+    # --- closing ------------------------------------------------------------------------------
+
+    def shutdown(self) -> None:
+        self._generation += 1
+        self._pool.clear()
+        self._pool.waitForDone()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.shutdown()
+        super().closeEvent(event)
+
+    def done(self, result: int) -> None:
+        self.shutdown()
+        super().done(result)
