@@ -5,7 +5,7 @@ the same handler), so a quick tensor has the same code line, provenance and chec
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
 
 from tensorviz.core.tensors.creation import CREATIONS_BY_NAME, QUICK_CREATIONS, CreationOptions
 
@@ -18,7 +18,8 @@ class QuickCreateRow(QWidget):
         self.shape = QLineEdit(CREATIONS_BY_NAME[QUICK_CREATIONS[0]].params[0].default)
         self.shape.setToolTip("The shape of the new tensor, e.g. 2, 3 or 64, 3, 32, 32")
         self.shape.setMaximumWidth(110)
-        self.buttons: dict[str, QPushButton] = {}
+        self.shape.setMinimumWidth(56)
+        self.buttons: dict[str, QToolButton] = {}
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
@@ -27,7 +28,8 @@ class QuickCreateRow(QWidget):
         layout.addWidget(label)
         layout.addWidget(self.shape)
         for kind in QUICK_CREATIONS:
-            button = QPushButton(kind)
+            button = QToolButton()  # as wide as its word: the row fits a narrow form column
+            button.setText(kind)
             button.setToolTip(f"torch.{kind}({self.shape.text()}) in one click")
             button.clicked.connect(lambda _checked=False, k=kind: self._on_button_clicked(k))
             self.buttons[kind] = button
