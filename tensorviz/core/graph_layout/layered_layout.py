@@ -266,8 +266,22 @@ def _port_offsets(routes, x, widths, keys, order: Ordering):
     return starts, ends
 
 
+def _layer_tops(layers: list[list[int]], heights: list[float]) -> tuple[list[float], list[float]]:
+    """The top y of each layer and its height (its tallest node's): a layer of ordinary nodes
+    is NODE_HEIGHT tall and LAYER_GAP from the next; a frame makes its layer taller."""
+    tops, tall, y = [], [], 0.0
+    for layer in layers:
+        height = max([heights[n] for n in layer], default=NODE_HEIGHT)
+        tops.append(y)
+        tall.append(height)
+        y += height + LAYER_GAP - NODE_HEIGHT
+    return tops, tall
+
+
 def layout_graph(graph: nx.DiGraph, hub_min_uses: int = HUB_MIN_USES) -> GraphLayout:
-    """Lay out an AutogradGraph.graph (node attrs: label, optional shape) top to bottom."""
+    """Lay out a DiGraph (node attrs: kind, label, optional shape) top to bottom. A node may
+    give its own box size (`box_width`, `box_height`: a frame holding a laid-out subgraph) and
+    `rank="top"` to sit in the first layer."""
     with gc_paused():
         return _layout_graph(graph, hub_min_uses)
 
@@ -278,11 +292,16 @@ def _layout_graph(graph: nx.DiGraph, hub_min_uses: int) -> GraphLayout:
     work = split_hubs(graph, hub_min_uses)
     owner, keys = work.owner, work.keys
     level = assign_layers(len(keys), work.edges)  # per id; bend points of long edges get ids
+    for node, data in enumerate(work.data):
+        if data.get("rank") == "top":  # pinned to the first layer (a frame's input ports)
+            level[node] = 0
     width_of: dict[tuple, float] = {}  # most nodes repeat another's label and shapes
-    widths = [_box_width(data, width_of) for data in work.data]
+    widths = [data.get("box_width") or _box_width(data, width_of) for data in work.data]
+    heights = [data.get("box_height", NODE_HEIGHT) for data in work.data]
     layers: list[list[int]] = [[] for _ in range(max(level) + 1)]
     for node, k in enumerate(level):  # graph order: the deterministic starting order
         layers[k].append(node)
+    tops, layer_heights = _layer_tops(layers, heights)
     routes = []  # (source, target, bend points, output_nrs) per edge
     up: list[list[int]] = [[] for _ in keys]  # neighbours one layer up / down, bends included
     down: list[list[int]] = [[] for _ in keys]
@@ -308,23 +327,26 @@ def _layout_graph(graph: nx.DiGraph, hub_min_uses: int) -> GraphLayout:
     x = _assign_x(order, widths, 2 if huge else 4)
     left = min([value - width / 2 for value, width in zip(x, widths, strict=True)])
     x = [value - left for value in x]
-    y_of = [k * LAYER_GAP + NODE_HEIGHT / 2 for k in range(len(layers))]
     nodes = {}
     for node, key in enumerate(keys):
         nodes[key] = _frozen(PlacedNode, key=key, node=owner[node], x=x[node],
-                             y=y_of[level[node]], width=widths[node], height=NODE_HEIGHT,
-                             stub=owner[node] != key)  # fmt: skip
+                             y=tops[level[node]] + heights[node] / 2, width=widths[node],
+                             height=heights[node], stub=owner[node] != key)  # fmt: skip
     starts, ends = _port_offsets(routes, x, widths, keys, order)
     edges = []
-    half = NODE_HEIGHT / 2
     for (source, target, chain, output_nrs), start, end in zip(routes, starts, ends, strict=True):
-        points = [(x[source] + start, y_of[level[source]] + half)]
-        points += [(x[d], y_of[level[d]]) for d in chain]
-        points.append((x[target] + end, y_of[level[target]] - half))
+        points = [(x[source] + start, tops[level[source]] + heights[source])]
+        for d in chain:
+            top, tall = tops[level[d]], layer_heights[level[d]]
+            if tall > NODE_HEIGHT:  # past a tall frame: straight down its whole height
+                points += [(x[d], top), (x[d], top + tall)]
+            else:
+                points.append((x[d], top + NODE_HEIGHT / 2))
+        points.append((x[target] + end, tops[level[target]]))
         edges.append(_frozen(EdgeRoute, source=owner[source], target=keys[target],
                              points=tuple(points), output_nrs=output_nrs))  # fmt: skip
     width = max(p.x + p.width / 2 for p in nodes.values())
-    height = len(layers) * LAYER_GAP - (LAYER_GAP - NODE_HEIGHT)
+    height = tops[-1] + layer_heights[-1]
     count = len(keys)
     visible = [[keys[i] for i in layer if i < count] for layer in order.layers]
     return GraphLayout(nodes, edges, visible, width, height, crossings, work.stubs_of)

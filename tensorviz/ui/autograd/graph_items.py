@@ -25,7 +25,18 @@ FILL_OF_KIND = {
     "accumulate_grad": QColor("#cdebd6"),
     "rewrite": QColor("#f9d9b8"),
     "module": QColor("#e4dcf3"),
+    # the Architecture view's kinds (ui/forward)
+    "op": QColor("#e3edf7"),
+    "input": QColor("#3d5a80"),
+    "output": QColor("#3d5a80"),
+    "constant": QColor("#dfe3ea"),
+    "fold": QColor("#d9ccf0"),
+    "failed": QColor("#f6c7c3"),
+    "port": QColor("#8a94a6"),
 }
+WHITE_TEXT_KINDS = ("tensor", "input", "output")  # dark fills
+PILL_KINDS = ("accumulate_grad", "tensor", "input", "output", "port")
+PLAIN_TEXT_KINDS = ("backward", "op")  # the many: not bold
 VISITED_FILL = QColor("#fff2cc")
 READABLE_ZOOM = 0.45  # below this scale text would be an unreadable smear: boxes only
 ARROW = 7.0
@@ -88,7 +99,7 @@ class NodeItem(QGraphicsItem):
         w, h = self.placed.width, self.placed.height
         rect = QRectF(-w / 2, -h / 2, w, h)
         fill = self._fill()
-        border = INK if self.kind != "tensor" else fill.darker(140)
+        border = INK if self.kind not in WHITE_TEXT_KINDS else fill.darker(140)
         width = 1.0
         if self.selected_node:
             border, width = SELECTED, 2.5
@@ -101,7 +112,7 @@ class NodeItem(QGraphicsItem):
             pen.setStyle(Qt.PenStyle.DashLine)
         painter.setPen(pen)
         painter.setBrush(QBrush(fill))
-        radius = h / 2 if self.kind in ("accumulate_grad", "tensor") else 6
+        radius = h / 2 if self.kind in PILL_KINDS else 6
         painter.drawRoundedRect(rect, radius, radius)
         if self.cut_inputs:
             painter.setPen(QPen(CUT, 1.6))
@@ -111,14 +122,17 @@ class NodeItem(QGraphicsItem):
                 painter.drawLine(QPointF(cx - 3, -h / 2 + 3), QPointF(cx + 3, -h / 2 - 3))
         if option.levelOfDetailFromTransform(painter.worldTransform()) < READABLE_ZOOM:
             return
-        ink = QColor("white") if self.kind == "tensor" else INK
+        if not self.label and self.kind == "port":
+            return
+        white = self.kind in WHITE_TEXT_KINDS
+        ink = QColor("white") if white else INK
         painter.setPen(ink)
-        painter.setFont(_font(bold=self.kind != "backward"))
+        painter.setFont(_font(bold=self.kind not in PLAIN_TEXT_KINDS))
         top = QRectF(-w / 2 + 4, -h / 2 + 2, w - 8, h / 2 if self.detail else h - 4)
         painter.drawText(top, Qt.AlignmentFlag.AlignCenter, self.label)
         if self.detail:
             grad = self.detail.startswith("grad")
-            painter.setPen(GRADIENT_INK if grad else (ink if self.kind == "tensor" else MUTED))
+            painter.setPen(GRADIENT_INK if grad else (ink if white else MUTED))
             painter.setFont(_font(bold=grad, size=7.5))
             bottom = QRectF(-w / 2 + 4, 0, w - 8, h / 2 - 2)
             painter.drawText(bottom, Qt.AlignmentFlag.AlignCenter, self.detail)

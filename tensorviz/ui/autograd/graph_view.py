@@ -84,9 +84,7 @@ class GraphView(QGraphicsView):
         nodes, edges = [], []
         for key in self._bands.nodes_in(band):
             placed = layout.nodes[key]
-            data = graph.nodes[placed.node]
-            item = NodeItem(placed, self._kind(data), data["label"], node_detail(data))
-            item.cut_inputs = len(data.get("cut_inputs", ()))
+            item = self.make_node_item(placed, graph.nodes[placed.node])
             scene.addItem(item)
             self.node_items.setdefault(placed.node, []).append(item)
             nodes.append(item)
@@ -94,14 +92,24 @@ class GraphView(QGraphicsView):
             route = layout.edges[index]
             if (route.source, route.target) in self.edge_items:
                 continue
-            outputs = ",".join(str(nr) for nr in route.output_nrs)
-            multi = output_count(graph, route.source) > 1
             fanning = graph.out_degree(route.source) > 1 and route.source not in layout.stubs_of
-            item = EdgeItem(route, f"out {outputs}" if multi else "", fanning=fanning)
+            item = EdgeItem(route, self.edge_label(route), fanning=fanning)
             scene.addItem(item)
             self.edge_items[(route.source, route.target)] = item
             edges.append(item)
         return nodes, edges
+
+    def make_node_item(self, placed, data: dict) -> NodeItem:
+        """The item of one node (the Architecture view gives its own texts)."""
+        item = NodeItem(placed, self._kind(data), data["label"], node_detail(data))
+        item.cut_inputs = len(data.get("cut_inputs", ()))
+        return item
+
+    def edge_label(self, route) -> str:
+        """`out 1` on the edges of a node with several outputs (split, chunk, unbind)."""
+        if output_count(self._graph, route.source) < 2:
+            return ""
+        return "out " + ",".join(str(nr) for nr in route.output_nrs)
 
     def _build_bands(self, bands) -> None:
         nodes, edges = [], []
