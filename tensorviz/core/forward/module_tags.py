@@ -21,7 +21,7 @@ import torch
 
 from tensorviz.core.forward.tensor_structure import flatten_tensors
 
-MODULE_KEY = "tensorviz.module"  # the dotted path of the module that made the node
+MODULE_KEY = "tensorviz.module"  # ((path, class), ...) of the calls open when it was made
 FORWARD_KEY = "tensorviz.forward"  # (record serial, node id) of the forward op it belongs to
 
 
@@ -30,8 +30,9 @@ def sequence_number() -> int:
     return torch._C._autograd._get_sequence_nr()
 
 
-def tag_nodes_made_since(output, start: int, path: str) -> None:
-    """Tag the untagged nodes reachable from `output`'s tensors made since `start`."""
+def tag_nodes_made_since(output, start: int, path) -> None:
+    """Tag the untagged nodes reachable from `output`'s tensors made since `start` with
+    `path`: the (qualified name, class) of each module call open, outermost first."""
     pending = [t.grad_fn for _, t in flatten_tensors(output) if t.grad_fn is not None]
     seen: set[int] = set()
     while pending:
@@ -48,29 +49,31 @@ def tag_nodes_made_since(output, start: int, path: str) -> None:
         pending.extend(next_fn for next_fn, _ in fn.next_functions)
 
 
-def module_path_of(fn) -> str:
-    """The module path a backward node was tagged with ("" when none)."""
+def module_path_of(fn) -> tuple[tuple[str, str], ...]:
+    """The module calls a backward node was made in, outermost first (() when untagged)."""
     try:
-        return fn.metadata.get(MODULE_KEY, "")
+        return fn.metadata.get(MODULE_KEY, ())
     except (AttributeError, RuntimeError):
-        return ""
+        return ()
 
 
 class ModuleTagger:
     """A stack of the module calls running now; `enter`/`leave` from forward pre/post hooks."""
 
     def __init__(self) -> None:
-        self.stack: list[tuple[str, int]] = []  # (path, first sequence number)
+        self.stack: list[tuple[str, str, int]] = []  # (path, class, first sequence number)
 
-    def enter(self, path: str) -> None:
-        self.stack.append((path, sequence_number()))
+    def enter(self, path: str, class_name: str) -> None:
+        self.stack.append((path, class_name, sequence_number()))
 
     def leave(self, output) -> None:
-        """The innermost call returned `output` (None: it raised)."""
+        """The innermost call returned `output` (None: it raised). The model itself (path "")
+        is no group: its nodes stay untagged unless a submodule made them."""
         if self.stack:
-            path, start = self.stack.pop()
+            chain = tuple((path, name) for path, name, _ in self.stack if path)
+            path, _, start = self.stack.pop()
             if path and output is not None:
-                tag_nodes_made_since(output, start, path)
+                tag_nodes_made_since(output, start, chain)
 
 
 class _GlobalTagger(ModuleTagger):
@@ -94,7 +97,7 @@ class _GlobalTagger(ModuleTagger):
 
     def before(self, module, _args) -> None:
         if threading.get_ident() == self.thread:
-            self.enter(self._path(module))
+            self.enter(self._path(module), type(module).__name__)
 
     def after(self, module, _args, output) -> None:
         if threading.get_ident() != self.thread or not self.stack:

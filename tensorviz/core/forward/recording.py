@@ -276,7 +276,7 @@ class ForwardRecorder:
             if info is not None:
                 info.calls.append(call.id)
             self.stack.append(call.id)
-            self.tagger.enter(name)
+            self.tagger.enter(name, call.class_name)
         finally:
             self.busy = False
 
@@ -369,10 +369,13 @@ def record_forward(
     kwargs: dict | None = None,
     title: str = "",
     modules: dict[str, torch.nn.Module] | None = None,
+    keep_outputs: list | None = None,
 ) -> ForwardRecord:
     """Run `target(*args, **kwargs)` (an nn.Module or any function) and record it. A function's
     modules are found as it calls them (named by `modules`, e.g. a script's variables, else by
-    class). Never raises an Exception of the forward's: it is kept, explained, in the record."""
+    class). Never raises an Exception of the forward's: it is kept, explained, in the record.
+    `keep_outputs`, a list, receives what the forward returned (the record itself holds no
+    tensor)."""
     kwargs = kwargs or {}
     model = target if isinstance(target, torch.nn.Module) else None
     recorder = ForwardRecorder(title or _title(target, args, kwargs), model)
@@ -393,6 +396,8 @@ def record_forward(
             recorder.fail(error)
         else:
             recorder.add_outputs(result)
+            if keep_outputs is not None:
+                keep_outputs.append(result)
     return recorder.record
 
 

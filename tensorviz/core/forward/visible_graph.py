@@ -52,6 +52,7 @@ class VisibleGraph:
     segments: dict[str | None, list[Segment]] = field(default_factory=dict)
     in_ports: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # frame → keys
     out_ports: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    shown_as: object = None  # item → the item drawn for it (a box, a fold's first member)
 
     def is_frame(self, item: str) -> bool:
         return item in self.contents and item is not None
@@ -152,6 +153,7 @@ class _Builder:
         seen: set[tuple] = set()
         for edge in record.edges:
             self._add_edge(edge, seen)
+        graph.shown_as = lambda item: self.visible(self.canonical(item))
         return graph
 
     def _add_edge(self, edge, seen: set) -> None:

@@ -54,11 +54,18 @@ def _build_graph(context: AreaContext) -> QWidget:
     return GraphPanel(context.workspace)
 
 
+def _build_architecture(context: AreaContext) -> QWidget:
+    from tensorviz.ui.forward.architecture_panel import ArchitecturePanel
+
+    return ArchitecturePanel()
+
+
 # In navigation order; each panel module is imported only when torch has loaded.
 BUILDERS: dict[str, Callable[[AreaContext], QWidget]] = {
     "workbench": _build_workbench,
     "script": _build_script,
     "layout": _build_layout,
+    "architecture": _build_architecture,
     "graph": _build_graph,
     "training": _build_training,
     "files": _build_files,
@@ -89,6 +96,16 @@ def link_new_panel(key: str, panel: QWidget, window) -> None:
         panel.show_tensor(window.tensor_in_focus)
     elif key == "script":  # a captured tensor opens in the area the user asked for
         link_script_panel(panel, window, show_in_layout)
+    elif key == "architecture":  # "Backward graph" opens the Autograd graph of its output
+
+        def show_backward(request) -> None:
+            window.panel("graph").show_forward(*request)
+            window.show_area("graph")
+
+        panel.backward_requested.connect(show_backward)
+        link_backward_to_forward(window)
+    elif key == "graph":
+        link_backward_to_forward(window)
     elif key == "training":  # Training's loss graph opens in the Autograd graph area
 
         def open_loss_graph(tensors: dict) -> None:
@@ -118,6 +135,22 @@ def link_script_panel(panel, window, show_in_layout: Callable[[str], None]) -> N
     panel.graph_requested.connect(open_graph)
     panel.workbench_requested.connect(open_workbench)
     panel.layout_requested.connect(open_layout)
+
+
+def link_backward_to_forward(window) -> None:
+    """A backward node clicked in the Autograd graph selects the forward op that made it (found
+    by the output tensor's grad_fn, which core tags); connected once both panels exist."""
+    forward, backward = window.built_panel("architecture"), window.built_panel("graph")
+    if forward is None or backward is None or getattr(window, "_forward_linked", False):
+        return
+    window._forward_linked = True
+
+    def show_forward(serial: int, node: str) -> None:
+        if forward.select_recorded(serial, node):
+            window.statusBar().showMessage("The op that made this node is selected in the "
+                                           "Architecture area", 5000)  # fmt: skip
+
+    backward.forward_op_selected.connect(show_forward)
 
 
 def default_context(environment: EnvironmentReport, settings=None) -> AreaContext:
