@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from tensorviz.cli import env, graph, inspect, run, train
+from tensorviz.cli import env, forward, graph, inspect, run, train
 from tensorviz.cli.arguments import PROG, CliInputError, OneLineErrorParser, Subcommand
 from tensorviz.version import __version__
 
@@ -18,7 +18,7 @@ __all__ = ["PROG", "SUBCOMMANDS", "CliInputError", "OneLineErrorParser", "run_su
            "subcommand_help", "version_text"]  # fmt: skip
 
 SUBCOMMANDS: dict[str, Subcommand] = {
-    module.COMMAND.name: module.COMMAND for module in (env, graph, inspect, run, train)
+    module.COMMAND.name: module.COMMAND for module in (env, graph, forward, inspect, run, train)
 }
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from tensorviz.core.forward.folding import find_folds
 from tensorviz.core.forward.forward_record import ForwardRecord
 from tensorviz.core.forward.nested_layout import ArchitectureLayout, layout_architecture
-from tensorviz.core.forward.visible_graph import VisibleGraph, ViewState, build_visible_graph
+from tensorviz.core.forward.visible_graph import ViewState, VisibleGraph, build_visible_graph
 
 
 class Architecture:

@@ -5,8 +5,16 @@ from __future__ import annotations
 
 from tensorviz.core.forward.nested_layout import ArchitectureLayout
 
-FILLS = {"op": "#e3edf7", "module": "#e4dcf3", "fold": "#d9ccf0", "input": "#3d5a80",
-         "output": "#3d5a80", "constant": "#dfe3ea", "failed": "#f6c7c3", "port": "#8a94a6"}  # fmt: skip
+FILLS = {
+    "op": "#e3edf7",
+    "module": "#e4dcf3",
+    "fold": "#d9ccf0",
+    "input": "#3d5a80",
+    "output": "#3d5a80",
+    "constant": "#dfe3ea",
+    "failed": "#f6c7c3",
+    "port": "#8a94a6",
+}
 
 
 def _quote(text: str) -> str:
@@ -21,8 +29,11 @@ def architecture_dot(picture: ArchitectureLayout) -> str:
     children: dict[str | None, list] = {}
     for frame in picture.frames:
         children.setdefault(picture.frame_of_item.get(frame.call), []).append(frame)
-    lines = ["digraph architecture {", "  compound=true;",
-             "  node [shape=box, style=\"filled,rounded\", fontname=Helvetica];"]  # fmt: skip
+    lines = [
+        "digraph architecture {",
+        "  compound=true;",
+        '  node [shape=box, style="filled,rounded", fontname=Helvetica];',
+    ]
 
     def write(container, indent: str) -> None:
         for node in members.get(container, ()):
@@ -30,8 +41,10 @@ def architecture_dot(picture: ArchitectureLayout) -> str:
             label = data["label"] + (f"\\n{data['detail']}" if data.get("detail") else "")
             shape = ", shape=point, width=0.1" if data["kind"] == "port" else ""
             font = ", fontcolor=white" if data["kind"] in ("input", "output") else ""
-            lines.append(f"{indent}{_quote(node)} [label={_quote(label)}, "
-                         f"fillcolor={_quote(FILLS.get(data['kind'], '#ffffff'))}{shape}{font}];")  # fmt: skip
+            lines.append(
+                f"{indent}{_quote(node)} [label={_quote(label)}, "
+                f"fillcolor={_quote(FILLS.get(data['kind'], '#ffffff'))}{shape}{font}];"
+            )
         for frame in children.get(container, ()):
             lines.append(f"{indent}subgraph {_quote('cluster_' + frame.call)} {{")
             lines.append(f"{indent}  label={_quote(frame.title)}; style=rounded;")

@@ -75,7 +75,9 @@ class _Signatures:
         for c in calls:
             info = record.calls[c]
             module = record.modules.get(info.module)
-            shapes = tuple((p.name, p.shape, p.dtype) for p in module.own_parameters) if module else ()
+            shapes = (
+                tuple((p.name, p.shape, p.dtype) for p in module.own_parameters) if module else ()
+            )
             parts.append(("call", info.class_name, shapes, info.depth - record.calls[call].depth))
         for node in nodes:
             data = record.nodes[node]
@@ -86,14 +88,24 @@ class _Signatures:
                 else:  # from outside: h = c = zeros(...) read twice still folds with (h, c)
                     reads.append(("outside", edge.input_index))
             outputs = tuple((t.shape, t.dtype) for t in data.outputs)
-            parts.append((data.kind, data.label, outputs, tuple(data.parameters and
-                          [p.rsplit(".", 1)[-1] for p in data.parameters]), tuple(reads)))  # fmt: skip
+            parts.append(
+                (
+                    data.kind,
+                    data.label,
+                    outputs,
+                    tuple(data.parameters and [p.rsplit(".", 1)[-1] for p in data.parameters]),
+                    tuple(reads),
+                )
+            )
         return tuple(parts)
 
 
 def _reads_output_of(record: ForwardRecord, earlier: str, later: str, members_of) -> bool:
-    outputs = {n for kind, n in record.calls[earlier].items if kind == "node"
-               and record.nodes[n].kind == "module_output"}  # fmt: skip
+    outputs = {
+        n
+        for kind, n in record.calls[earlier].items
+        if kind == "node" and record.nodes[n].kind == "module_output"
+    }
     later_nodes = members_of(later)
     return any(e.source in outputs and e.target in later_nodes for e in record.edges)
 

@@ -84,10 +84,12 @@ class _GlobalTagger(ModuleTagger):
         super().__init__()
         self.thread = threading.get_ident()
         self.names: dict[int, str] = {}  # id(module) → its name in the root called now
+        self.root_calls: dict[int, tuple] = {}  # id(root module) → (module, args) of its last call
 
-    def _path(self, module: torch.nn.Module) -> str:
+    def _path(self, module: torch.nn.Module, args: tuple) -> str:
         if not self.stack:
             self.names = {id(m): name for name, m in module.named_modules()}
+            self.root_calls[id(module)] = (module, args)
             return ""
         known = self.names.get(id(module))
         if known is not None:
@@ -95,9 +97,9 @@ class _GlobalTagger(ModuleTagger):
         parent = self.stack[-1][0]
         return f"{parent}.{type(module).__name__}" if parent else type(module).__name__
 
-    def before(self, module, _args) -> None:
+    def before(self, module, args) -> None:
         if threading.get_ident() == self.thread:
-            self.enter(self._path(module), type(module).__name__)
+            self.enter(self._path(module, args), type(module).__name__)
 
     def after(self, module, _args, output) -> None:
         if threading.get_ident() != self.thread or not self.stack:

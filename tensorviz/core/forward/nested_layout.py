@@ -92,9 +92,15 @@ class _Composer:
     def item_data(self, item: str) -> dict:
         record = self.record
         if item.startswith(("in:", "out:")):
-            return {"kind": "port", "label": "", "detail": "", "item": item,
-                    "box_width": PORT_SIZE, "box_height": PORT_SIZE,
-                    "rank": "top" if item.startswith("in:") else ""}  # fmt: skip
+            return {
+                "kind": "port",
+                "label": "",
+                "detail": "",
+                "item": item,
+                "box_width": PORT_SIZE,
+                "box_height": PORT_SIZE,
+                "rank": "top" if item.startswith("in:") else "",
+            }
         if item in record.calls:
             call = record.calls[item]
             fold = self.visible.fold_of.get(item)
@@ -123,14 +129,25 @@ class _Composer:
         if len(node.outputs) > 2:
             detail += " …"
         if node.kind == "module_output":
-            return {"kind": "port", "label": "", "detail": detail, "item": item,
-                    "box_width": PORT_SIZE, "box_height": PORT_SIZE}  # fmt: skip
+            return {
+                "kind": "port",
+                "label": "",
+                "detail": detail,
+                "item": item,
+                "box_width": PORT_SIZE,
+                "box_height": PORT_SIZE,
+            }
         kind = {"op": "failed" if node.failed else "op", "tensor": "constant"}.get(
             node.kind, node.kind
         )
         label = node.label + ("  (in place)" if node.in_place else "")
-        return {"kind": kind, "label": label, "detail": detail, "item": item,
-                "box_width": node_width(label, detail)}  # fmt: skip
+        return {
+            "kind": kind,
+            "label": label,
+            "detail": detail,
+            "item": item,
+            "box_width": node_width(label, detail),
+        }
 
     # --- inside out ------------------------------------------------------------------------------
 
@@ -139,8 +156,7 @@ class _Composer:
         for item in visible.contents[container]:
             if visible.is_frame(item):
                 inner = self.lay_out(item)
-                width = max(inner.width + 2 * FRAME_PAD,
-                            7.0 * len(self.call_title(item)) + 40.0)  # fmt: skip
+                width = max(inner.width + 2 * FRAME_PAD, 7.0 * len(self.call_title(item)) + 40.0)
                 self.size[item] = (width, inner.height + FRAME_HEADER + FRAME_PAD)
         graph = nx.DiGraph()
         if container is not None:
@@ -171,10 +187,14 @@ class _Composer:
         self._route(None, result)
         layout = result.layout
         if layout.nodes or result.frames:
-            layout.width = max([p.x + p.width / 2 for p in layout.nodes.values()]
-                               + [f.right for f in result.frames])  # fmt: skip
-            layout.height = max([p.y + p.height / 2 for p in layout.nodes.values()]
-                                + [f.bottom for f in result.frames])  # fmt: skip
+            layout.width = max(
+                [p.x + p.width / 2 for p in layout.nodes.values()]
+                + [f.right for f in result.frames]
+            )
+            layout.height = max(
+                [p.y + p.height / 2 for p in layout.nodes.values()]
+                + [f.bottom for f in result.frames]
+            )
         return result
 
     def _place(self, container, dx: float, dy: float, depth: int, result) -> None:
@@ -190,10 +210,17 @@ class _Composer:
                 call = self.record.calls[key]
                 fold = graph.fold_of.get(key)
                 result.frames.append(
-                    PlacedFrame(key, x - placed.width / 2, y - placed.height / 2,
-                                x + placed.width / 2, y + placed.height / 2,
-                                self.call_title(key), depth, fold.id if fold else "",
-                                not call.finished)  # fmt: skip
+                    PlacedFrame(
+                        key,
+                        x - placed.width / 2,
+                        y - placed.height / 2,
+                        x + placed.width / 2,
+                        y + placed.height / 2,
+                        self.call_title(key),
+                        depth,
+                        fold.id if fold else "",
+                        not call.finished,
+                    )
                 )
                 left, top = x - placed.width / 2 + FRAME_PAD, y - placed.height / 2 + FRAME_HEADER
                 self._place(key, left, top, depth + 1, result)
@@ -232,9 +259,7 @@ class _Composer:
         if len(tensors) > 1:
             return
         result.graph.add_edge(source, target, output_nrs=(segment.key[1],))
-        result.layout.edges.append(
-            EdgeRoute(source, target, tuple(points), (segment.key[1],))
-        )
+        result.layout.edges.append(EdgeRoute(source, target, tuple(points), (segment.key[1],)))
 
     def _dx(self, container) -> float:
         return self._offset(container)[0]

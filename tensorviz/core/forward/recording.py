@@ -40,8 +40,21 @@ from tensorviz.core.tensors.identity import dtype_name
 _SERIALS = itertools.count(1)
 IN_PLACE_DUNDERS = frozenset(
     f"__i{name}__"
-    for name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and",
-                 "or", "xor", "lshift", "rshift")  # fmt: skip
+    for name in (
+        "add",
+        "sub",
+        "mul",
+        "truediv",
+        "floordiv",
+        "mod",
+        "pow",
+        "matmul",
+        "and",
+        "or",
+        "xor",
+        "lshift",
+        "rshift",
+    )
 ) | {"__setitem__"}
 VIEW_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "real", "imag"})  # attribute reads that are ops
 
@@ -170,9 +183,11 @@ class ForwardRecorder:
         modules we were not given) is named by its class: LSTMCell, LSTMCell_2, ..."""
         name = self.module_names.get(id(module))
         if name is None:
-            base = type(module).__name__
-            name = next(n for k in range(1, 10**6)
-                        if (n := base if k == 1 else f"{base}_{k}") not in self.record.modules)  # fmt: skip
+            base, count = type(module).__name__, 1
+            name = base
+            while name in self.record.modules:
+                count += 1
+                name = f"{base}_{count}"
             self.add_model(module, name)
         return name
 
@@ -312,8 +327,9 @@ class ForwardRecorder:
         try:
             for path, tensor in flatten_tensors(result, "output"):
                 sources = self._sources([(path, tensor)])
-                node = self._node("output", path.removeprefix("output.") or "output",
-                                  [TensorInfo.of(tensor)])  # fmt: skip
+                node = self._node(
+                    "output", path.removeprefix("output.") or "output", [TensorInfo.of(tensor)]
+                )
                 self._link(node, sources)
         finally:
             self.busy = False

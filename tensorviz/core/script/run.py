@@ -36,7 +36,9 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from tensorviz.core.explain.errors import ExplainedError, explain_error
+from tensorviz.core.forward.module_tags import tagging_modules
 from tensorviz.core.script.capture import ScriptCapture, capture_namespace
+from tensorviz.core.script.model_calls import ModelCall, model_calls
 from tensorviz.core.script.output import ScriptOutput, captured_output
 from tensorviz.core.script.settings import torch_settings_kept
 from tensorviz.core.script.source import (
@@ -85,6 +87,7 @@ class ScriptResult:
     namespace: dict = field(default_factory=dict)  # kept for the next run (finished runs only)
     snapshot: WorkspaceSnapshot | None = None
     changed: list[str] = field(default_factory=list)  # workspace names written in place
+    model_calls: list[ModelCall] = field(default_factory=list)  # model(x) calls it made
 
 
 def _no_input(*_args, **_kwargs):
@@ -265,14 +268,18 @@ class ScriptRun:
         snapshot.keep_only_written()
         result.capture = capture_namespace(namespace, set(lines), self.tensors.values())
         result.namespace = namespace
+        result.model_calls = model_calls(namespace, self._root_calls)
         return result
 
     def _execute(self, code, namespace: dict) -> ScriptResult:
         mode = _StopBetweenTorchCalls(self) if self.stop_between_torch_calls else nullcontext()
+        self._root_calls: dict = {}
         try:
             try:
                 self._enter_user_code()
-                with mode:
+                # every backward node learns which module made it (the Autograd graph groups)
+                with mode, tagging_modules() as tagger:
+                    self._root_calls = tagger.root_calls
                     exec(code, namespace)  # noqa: S102 — running the user's own script is the point
             finally:
                 self._leave_user_code()

@@ -18,16 +18,19 @@ def _bytes(count: int) -> str:
 
 
 def _tensors(rows) -> str:
-    return "<br>".join(
-        f"&nbsp;&nbsp;{escape(path)}: {escape(info.text())}" for path, info in rows
-    ) or "&nbsp;&nbsp;none"
+    return (
+        "<br>".join(f"&nbsp;&nbsp;{escape(path)}: {escape(info.text())}" for path, info in rows)
+        or "&nbsp;&nbsp;none"
+    )
 
 
 def intro_text(architecture: Architecture) -> str:
     record = architecture.record
     ops = sum(1 for n in record.nodes.values() if n.kind == "op")
-    lines = [f"<p><b>{escape(record.title)}</b></p>",
-             f"<p>{len(record.calls)} module calls, {ops} torch operations"]  # fmt: skip
+    lines = [
+        f"<p><b>{escape(record.title)}</b></p>",
+        f"<p>{len(record.calls)} module calls, {ops} torch operations",
+    ]
     if record.modules:
         lines[-1] += f", {params_text(record.modules[next(iter(record.modules))].total_params)}"
     lines[-1] += "</p>"
@@ -70,13 +73,21 @@ def item_details(architecture: Architecture, item: str) -> str:
     node = record.nodes.get(item)
     if node is None:
         return ""
-    kind_title = {"op": "torch operation", "input": "input of the forward",
-                  "output": "output of the forward", "tensor": "tensor from outside",
-                  "module_output": "what a module returned"}[node.kind]  # fmt: skip
+    kind_title = {
+        "op": "torch operation",
+        "input": "input of the forward",
+        "output": "output of the forward",
+        "tensor": "tensor from outside",
+        "module_output": "what a module returned",
+    }[node.kind]
     lines = [f"<b style='font-size:12pt'>{escape(node.label)}</b>", f"<i>{kind_title}</i>"]
     if node.call is not None:
-        lines.append("<b>in</b>: " + escape(" › ".join(
-            record.calls[c].title or "(model)" for c in record.call_chain(node.call))))  # fmt: skip
+        lines.append(
+            "<b>in</b>: "
+            + escape(
+                " › ".join(record.calls[c].title or "(model)" for c in record.call_chain(node.call))
+            )
+        )
     inputs = [e for e in record.edges if e.target == item]
     if inputs:
         lines.append("<b>inputs</b>:")
@@ -98,22 +109,30 @@ def _call_details(architecture: Architecture, call_id: str) -> str:
     record = architecture.record
     call = record.calls[call_id]
     module = record.modules.get(call.module)
-    lines = [f"<b style='font-size:12pt'>{escape(call.title or '(model)')}</b>",
-             f"<i>{escape(call.class_name)}</i> · qualified name "
-             f"<code>{escape(call.module or '(the model itself)')}</code>"]  # fmt: skip
+    lines = [
+        f"<b style='font-size:12pt'>{escape(call.title or '(model)')}</b>",
+        f"<i>{escape(call.class_name)}</i> · qualified name "
+        f"<code>{escape(call.module or '(the model itself)')}</code>",
+    ]
     fold = architecture.fold_of_call(call_id)
     if fold is not None:
-        lines.append(f"<b>repeated</b>: {escape(fold.label)} ({escape(fold.names)}), the same "
-                     "recorded structure each time")  # fmt: skip
+        lines.append(
+            f"<b>repeated</b>: {escape(fold.label)} ({escape(fold.names)}), the same "
+            "recorded structure each time"
+        )
     if module is not None:
         if len(module.calls) > 1:
             lines.append(f"called {len(module.calls)} times (this is call {call.number})")
-        lines.append(f"<b>parameters</b>: {params_text(module.total_params)} "
-                     f"({_bytes(module.total_bytes)}), {params_text(module.own_params)} "
-                     "of its own")  # fmt: skip
+        lines.append(
+            f"<b>parameters</b>: {params_text(module.total_params)} "
+            f"({_bytes(module.total_bytes)}), {params_text(module.own_params)} "
+            "of its own"
+        )
         for p in module.own_parameters:
-            lines.append(f"&nbsp;&nbsp;{escape(p.name)}: {list(p.shape)} {p.dtype}, "
-                         f"{_bytes(p.nbytes)}" + (" (buffer)" if p.kind == "buffer" else ""))  # fmt: skip
+            lines.append(
+                f"&nbsp;&nbsp;{escape(p.name)}: {list(p.shape)} {p.dtype}, "
+                f"{_bytes(p.nbytes)}" + (" (buffer)" if p.kind == "buffer" else "")
+            )
     lines.append("<b>inputs</b>:<br>" + _tensors(call.inputs))
     lines.append("<b>outputs</b>:<br>" + _tensors(call.outputs))
     ops = len(record.ops_in(call_id))

@@ -57,14 +57,16 @@ class ArchitecturePanel(QWidget):
 
     def _build(self) -> None:
         self.picker = QComboBox()
-        self.picker.setMinimumContentsLength(14)
+        self.picker.setMinimumContentsLength(10)
         self.picker.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.picker.activated.connect(self._on_picker_changed)
         self.depth = QSpinBox()
-        self.depth.setToolTip("0 = the model as one box; the highest value opens every module "
-                              "down to its torch operations")  # fmt: skip
+        self.depth.setToolTip(
+            "0 = the model as one box; the highest value opens every module "
+            "down to its torch operations"
+        )
         self.depth.valueChanged.connect(self._on_depth_changed)
         self.depth_note = QLabel()
         self.depth_note.setObjectName("hint")
@@ -83,21 +85,25 @@ class ArchitecturePanel(QWidget):
         self.export_button.setToolTip("Save the picture as PNG, SVG or Graphviz DOT")
         self.export_button.clicked.connect(self._on_export_clicked)
         self.backward_button = QPushButton("Backward graph")
-        self.backward_button.setToolTip("Open the Autograd graph of this forward's output, on "
-                                        "the node of the selected op")  # fmt: skip
+        self.backward_button.setToolTip(
+            "Open the Autograd graph of this forward's output, on the node of the selected op"
+        )
         self.backward_button.clicked.connect(self.request_backward)
         top = QHBoxLayout()
         title = QLabel("Architecture of")
         title.setObjectName("sectionTitle")
         top.addWidget(title)
         top.addWidget(self.picker, 2)
-        top.addWidget(QLabel("depth"))
-        top.addWidget(self.depth)
-        top.addWidget(self.depth_note)
-        top.addWidget(self.fold)
         top.addWidget(self.search, 1)
-        for button in (self.fit_button, self.export_button, self.backward_button):
-            top.addWidget(button)
+        top.addWidget(self.fit_button)
+        controls = QHBoxLayout()
+        controls.addWidget(QLabel("depth"))
+        controls.addWidget(self.depth)
+        controls.addWidget(self.depth_note)
+        controls.addWidget(self.fold)
+        controls.addStretch(1)
+        controls.addWidget(self.export_button)
+        controls.addWidget(self.backward_button)
         self.notice = QLabel()
         self.notice.setObjectName("hint")
         self.notice.setWordWrap(True)
@@ -107,7 +113,7 @@ class ArchitecturePanel(QWidget):
         self.view.item_toggled.connect(self.toggle_item)
         self.view.items_created.connect(self._on_items_created)
         self.details = QTextBrowser()
-        self.details.setMinimumWidth(220)
+        self.details.setMinimumWidth(200)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.view)
         splitter.addWidget(self.details)
@@ -116,6 +122,7 @@ class ArchitecturePanel(QWidget):
         splitter.setSizes([640, 260])
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addLayout(controls)
         layout.addWidget(self.notice)
         layout.addWidget(splitter, 1)
         find = QShortcut(QKeySequence.StandardKey.Find, self)
@@ -171,8 +178,10 @@ class ArchitecturePanel(QWidget):
         record = architecture.record
         notes = [META_NOTE] if record.meta else []
         if record.error is not None:
-            notes.append(f"The forward raised {record.error_type}: {record.error.title} — "
-                         "drawn up to the failing op (red).")  # fmt: skip
+            notes.append(
+                f"The forward raised {record.error_type}: {record.error.title} — "
+                "drawn up to the failing op (red)."
+            )
         self.notice.setText("  ·  ".join(notes))
         self.notice.setVisible(bool(notes))
         self._show_picture(done.picture, fit=True)
@@ -311,4 +320,3 @@ class ArchitecturePanel(QWidget):
     def shutdown(self) -> None:
         self.generation += 1
         self.worker.stop()
-

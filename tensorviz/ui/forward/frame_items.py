@@ -22,8 +22,9 @@ class FrameItem(QGraphicsItem):
         self.call = frame.call
         self.match = False
         self.selected_node = False
-        self._rect = QRectF(frame.left, frame.top, frame.right - frame.left,
-                            frame.bottom - frame.top)  # fmt: skip
+        self._rect = QRectF(
+            frame.left, frame.top, frame.right - frame.left, frame.bottom - frame.top
+        )
         self.setZValue(-0.5 + frame.depth * 0.01)  # under nodes and edges, inner over outer
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # the view handles clicks
         self.setToolTip(frame.title + "\nclick the header to close it")
@@ -67,5 +68,8 @@ class FrameItem(QGraphicsItem):
         painter.setFont(font)
         painter.setPen(INK)
         text_rect = self.header_rect().adjusted(10, 0, -8, 0)
-        painter.drawText(text_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-                         "▾  " + frame.title)  # fmt: skip
+        painter.drawText(
+            text_rect,
+            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+            "▾  " + frame.title,
+        )

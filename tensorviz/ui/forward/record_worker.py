@@ -39,8 +39,13 @@ class _RecordJob(QRunnable):
             self.signals.failed.emit(self.generation, f"{type(error).__name__}: {error}")
             return
         outputs = []
-        record = record_forward(subject.target, subject.args, title=subject.title,
-                                modules=subject.modules, keep_outputs=outputs)  # fmt: skip
+        record = record_forward(
+            subject.target,
+            subject.args,
+            title=subject.title,
+            modules=subject.modules,
+            keep_outputs=outputs,
+        )
         architecture = Architecture(record)
         picture = architecture.arrange()
         modules = dict(subject.modules)

@@ -90,6 +90,7 @@ def link_new_panel(key: str, panel: QWidget, window) -> None:
     if key == "workbench":  # the selected tensor is the one the Memory layout shows
         panel.selection_changed.connect(show_in_layout)
         show_in_layout(panel.selected or "")
+        link_workbench_to_models(panel, window)
     elif key == "files":  # a tensor sent from a file is shown in the Memory layout
         panel.tensors_sent.connect(lambda names: show_in_layout(names[0]))
     elif key == "layout" and window.tensor_in_focus in workspace:  # the latest one picked
@@ -133,8 +134,50 @@ def link_script_panel(panel, window, show_in_layout: Callable[[str], None]) -> N
         window.show_area("layout")
 
     panel.graph_requested.connect(open_graph)
+    panel.architecture_requested.connect(lambda call: open_architecture(window, call))
     panel.workbench_requested.connect(open_workbench)
     panel.layout_requested.connect(open_layout)
+
+
+def open_architecture(window, call) -> None:
+    """ "Architecture of model(x)": the Architecture area records that call of the script's."""
+    from tensorviz.core.forward.presets import ForwardSubject
+
+    def subject():
+        return ForwardSubject(call.module, call.args, call.text)
+
+    panel = window.panel("architecture")
+    panel.add_subject(f"script:{call.name}", f"script: {call.text}", subject)
+    panel.show_subject(f"script:{call.name}")
+    window.show_area("architecture")
+
+
+def model_call_of(window, name: str):
+    """The script's model call a workspace tensor belongs to (`model[0].weight` → model(x))."""
+    script = window.built_panel("script")
+    workspace = window.context.workspace
+    if script is None or not name or name not in workspace:
+        return None
+    provenance = workspace.entry(name).provenance
+    path = str(provenance.params.get("path", "")) if provenance.op == "script" else ""
+    head = path.split(".", 1)[0].split("[", 1)[0]
+    return next((c for c in script.model_calls if c.name == head and path != head), None)
+
+
+def link_workbench_to_models(panel, window) -> None:
+    """A parameter of a model the script called offers that model's architecture."""
+
+    def offer(name: str) -> None:
+        call = model_call_of(window, name)
+        panel.offer_architecture(f"Architecture of {call.text}" if call else "")
+
+    def open_selected() -> None:
+        call = model_call_of(window, panel.selected or "")
+        if call is not None:
+            open_architecture(window, call)
+
+    panel.selection_changed.connect(offer)
+    panel.architecture_requested.connect(open_selected)
 
 
 def link_backward_to_forward(window) -> None:

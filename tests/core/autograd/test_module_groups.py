@@ -77,6 +77,7 @@ def _reference_owner(model: nn.Module, inputs) -> tuple[torch.Tensor, dict[int, 
     names = {id(m): n for n, m in model.named_modules()}
     handles = []
     for module in model.modules():
+
         def before(m, _args):
             starts[id(m)] = torch._C._autograd._get_sequence_nr()
 
