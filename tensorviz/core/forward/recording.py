@@ -409,11 +409,14 @@ def record_forward(
         try:
             result = target(*args, **kwargs)
         except Exception as error:  # noqa: BLE001 — the forward's error is data (rule 7)
-            recorder.fail(error)
+            failure = error
         else:
+            failure = None
             recorder.add_outputs(result)
             if keep_outputs is not None:
                 keep_outputs.append(result)
+    if failure is not None:  # explained outside the mode: explaining runs torch calls too
+        recorder.fail(failure)
     return recorder.record
 
 
