@@ -44,7 +44,7 @@ def test_a_70b_shaped_llama_on_meta_records_without_allocating_its_weights():
     found = json.loads(done.stdout.strip().splitlines()[-1])
     assert found["meta"] and not found["error"]
     assert found["params"] > 7e9  # 8 layers of 70B's widths ...
-    assert found["weights"] > 28 * 2**30  # ... whose float32 weights would need > 28 GB
+    assert found["weights"] > 27 * 2**30  # ... whose float32 weights would need > 27 GB
     assert found["grown"] < 200 * 2**20  # recording and laying it out grew by < 200 MB
     assert found["folds"] == [f"LlamaDecoderLayer × {layers}"]
     assert found["logits"] == [1, 16, 32000]
