@@ -146,6 +146,11 @@ def main() -> int:
                 ),
                 flush=True,
             )
+            forward = statistics.median(forwards)
+            print(f"{name}: plain forward {forward:.3f} s")
+            added_mine = max(statistics.median(mine) - forward, 1e-3)
+            added_theirs = max(statistics.median(theirs) - forward, 1e-3)
+            print(bench_line(f"forward_{name}_added", added_mine, added_theirs, GOAL), flush=True)
     name, model, args, _ = cases[0]
     with_record, from_record = [], []
     for _ in range(RUNS):

@@ -170,22 +170,18 @@ def assign_layers(count: int, edges) -> list[int]:
     return [top - h for h in height]
 
 
-def _place_layer(layer, desired, gaps) -> list[float]:
-    """Positions as close to `desired` as the ordered widths allow (mean of a left and a right
-    packing; both keep every gap, so their mean does too). `gaps[i]`: the least distance
-    between the centres of layer[i] and layer[i + 1]."""
-    n = len(layer)
-    left = desired[:]
-    for i in range(1, n):
-        packed = left[i - 1] + gaps[i - 1]
-        if packed > left[i]:
-            left[i] = packed
-    right = desired[:]
-    for i in range(n - 2, -1, -1):
-        packed = right[i + 1] - gaps[i]
-        if packed < right[i]:
-            right[i] = packed
-    return [(a + b) / 2 for a, b in zip(left, right, strict=True)]
+def _place_around(layer, desired, gaps, degree) -> list[float]:
+    """Positions for an ordered layer: its best-connected node (the chain running through it)
+    exactly where it wants to be, the others as close to theirs as the gaps allow, pushed
+    outward from it. Splitting a conflict evenly instead would move the chain half a gap per
+    layer, and a long chain would drift sideways layer after layer."""
+    anchor = max(range(len(layer)), key=lambda i: (degree[layer[i]], -abs(2 * i - len(layer))))
+    placed = desired[:]
+    for i in range(anchor - 1, -1, -1):
+        placed[i] = min(desired[i], placed[i + 1] - gaps[i])
+    for i in range(anchor + 1, len(layer)):
+        placed[i] = max(desired[i], placed[i - 1] + gaps[i - 1])
+    return placed
 
 
 def _median(values: list[float]) -> float:
@@ -206,6 +202,10 @@ def _assign_x(order: Ordering, widths: list[float], sweeps: int = 4) -> list[flo
         pairs = zip(layer, layer[1:], strict=False)
         gaps_of.append([(widths[a] + widths[b]) / 2 + NODE_GAP for a, b in pairs])
     layers = list(zip(order.layers, gaps_of, strict=True))
+    # A node read from two places sits under the one with more edges (the chain it continues,
+    # not the leaf or weight beside it): the mean of the two would shift a long chain half a
+    # box sideways per layer, thousands of pixels over a transformer (dot aligns to one too).
+    degree = [len(a) + len(b) for a, b in zip(order.up, order.down, strict=True)]
     for sweep in range(sweeps):
         downward = sweep % 2 == 0
         neighbours = order.up if downward else order.down
@@ -216,21 +216,22 @@ def _assign_x(order: Ordering, widths: list[float], sweeps: int = 4) -> list[flo
                 count = len(near)
                 if count == 1:
                     desired.append(x[near[0]])
-                elif count == 2:
-                    desired.append((x[near[0]] + x[near[1]]) / 2)  # the median of two
+                elif count == 2:  # follow the better-connected one: a chain stays straight
+                    a, b = near
+                    if degree[a] == degree[b]:
+                        desired.append((x[a] + x[b]) / 2)  # the median of two
+                    else:
+                        desired.append(x[a] if degree[a] > degree[b] else x[b])
                 elif near:
                     desired.append(_median(sorted([x[m] for m in near])))
                 else:
                     desired.append(x[node])
             if len(layer) == 1:
                 x[layer[0]] = desired[0]
-            elif len(layer) == 2:  # _place_layer, unrolled for the commonest case
-                first, second = desired
-                gap = gaps[0]
-                x[layer[0]] = (first + min(first, second - gap)) / 2
-                x[layer[1]] = (max(second, first + gap) + second) / 2
             else:
-                for node, value in zip(layer, _place_layer(layer, desired, gaps), strict=True):
+                for node, value in zip(
+                    layer, _place_around(layer, desired, gaps, degree), strict=True
+                ):
                     x[node] = value
     return x
 
@@ -329,9 +330,16 @@ def _layout_graph(graph: nx.DiGraph, hub_min_uses: int) -> GraphLayout:
     x = [value - left for value in x]
     nodes = {}
     for node, key in enumerate(keys):
-        nodes[key] = _frozen(PlacedNode, key=key, node=owner[node], x=x[node],
-                             y=tops[level[node]] + heights[node] / 2, width=widths[node],
-                             height=heights[node], stub=owner[node] != key)  # fmt: skip
+        nodes[key] = _frozen(
+            PlacedNode,
+            key=key,
+            node=owner[node],
+            x=x[node],
+            y=tops[level[node]] + heights[node] / 2,
+            width=widths[node],
+            height=heights[node],
+            stub=owner[node] != key,
+        )
     starts, ends = _port_offsets(routes, x, widths, keys, order)
     edges = []
     for (source, target, chain, output_nrs), start, end in zip(routes, starts, ends, strict=True):
@@ -343,8 +351,15 @@ def _layout_graph(graph: nx.DiGraph, hub_min_uses: int) -> GraphLayout:
             else:
                 points.append((x[d], top + NODE_HEIGHT / 2))
         points.append((x[target] + end, tops[level[target]]))
-        edges.append(_frozen(EdgeRoute, source=owner[source], target=keys[target],
-                             points=tuple(points), output_nrs=output_nrs))  # fmt: skip
+        edges.append(
+            _frozen(
+                EdgeRoute,
+                source=owner[source],
+                target=keys[target],
+                points=tuple(points),
+                output_nrs=output_nrs,
+            )
+        )
     width = max(p.x + p.width / 2 for p in nodes.values())
     height = tops[-1] + layer_heights[-1]
     count = len(keys)
