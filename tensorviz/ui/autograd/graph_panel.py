@@ -339,6 +339,16 @@ class GraphPanel(QWidget):
         for node in self.matches:
             for item in self.view.items_of(node):
                 item.set_state(match=True)
+        self._mark_overview()
+
+    def _mark_overview(self) -> None:
+        seen = self.stepper.seen() if self.stepper else []
+        current = self.stepper.current() if self.stepper else None
+        self.view.set_marks(
+            {self.shown_as.get(v.node, v.node) for v in seen},
+            self.matches,
+            self.shown_as.get(current.node, current.node) if current else None,
+        )
 
     def focus_next_match(self) -> None:
         if not self.matches:
@@ -427,6 +437,8 @@ class GraphPanel(QWidget):
             return
         if current is not None:
             self.select_node(self.shown_as[current.node])
+            self.view.follow(self.shown_as[current.node])
+        self._mark_overview()
         self._update_step_controls()
 
     def _update_step_controls(self) -> None:

@@ -59,7 +59,8 @@ class GraphView(QGraphicsView):
         kind_of = {key: kind[p.node] for key, p in layout.nodes.items()}
         with gc_paused():  # tens of thousands of small arrays and lists, all kept
             self._bands = LayoutBands(layout, kind_of)
-        scene.addItem(OverviewItem(self._bands))
+        self.overview = OverviewItem(self._bands)
+        scene.addItem(self.overview)
         scene.setSceneRect(
             QRectF(-MARGIN, -MARGIN, layout.width + 2 * MARGIN + 60, layout.height + 2 * MARGIN)
         )
@@ -73,6 +74,7 @@ class GraphView(QGraphicsView):
         self._forget_items()
 
     def _forget_items(self) -> None:
+        self.overview = None
         self.node_items, self.edge_items = {}, {}
         self._graph = self._layout = self._bands = None
         self._built_bands: set[int] = set()
@@ -182,6 +184,25 @@ class GraphView(QGraphicsView):
             self.zoom_by(1.0 / self.scale_factor())
         self.centerOn(position)
         self.build_visible_items()
+
+    def follow(self, node: str) -> None:
+        """Keep `node` in view (stepping a backward): recentre, at the same zoom, only when it
+        is near the edge or outside."""
+        position = self.node_position(node)
+        if position is None:
+            return
+        area = self.mapToScene(self.viewport().rect()).boundingRect()
+        inner = area.adjusted(
+            area.width() * 0.1, area.height() * 0.1, -area.width() * 0.1, -area.height() * 0.1
+        )
+        if not inner.contains(position):
+            self.centerOn(position)
+            self.build_visible_items()
+
+    def set_marks(self, visited, matches, current: str | None) -> None:
+        """Progress and search matches on the zoomed-out overview (the items show their own)."""
+        if self.overview is not None:
+            self.overview.set_marks(visited, matches, current)
 
     def wheelEvent(self, event) -> None:
         self.zoom_by(1.15 ** (event.angleDelta().y() / 120))
