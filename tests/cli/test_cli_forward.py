@@ -61,12 +61,19 @@ def test_json_modules_calls_folds_and_edges(capsys, script):
     assert params[""] == sum(p.numel() for p in model.parameters())
     assert params["h.1"] == sum(p.numel() for p in model.h[1].parameters())
     assert data["folds"] == [
-        {"id": "f0", "parent": "c0", "class": "Block", "count": 3,
-         "calls": data["folds"][0]["calls"], "modules": ["h.0", "h.1", "h.2"]}
-    ]  # fmt: skip
+        {
+            "id": "f0",
+            "parent": "c0",
+            "class": "Block",
+            "count": 3,
+            "calls": data["folds"][0]["calls"],
+            "modules": ["h.0", "h.1", "h.2"],
+        }
+    ]
     head = next(c for c in data["calls"] if c["module"] == "head")
-    assert head["outputs"] == [{"path": "output", "shape": [2, 4, 5], "dtype": "float32",
-                                "device": "cpu"}]  # fmt: skip
+    assert head["outputs"] == [
+        {"path": "output", "shape": [2, 4, 5], "dtype": "float32", "device": "cpu"}
+    ]
     ids = {n["id"] for n in data["nodes"]}
     assert all(e["source"] in ids and e["target"] in ids for e in data["edges"])
     assert [n["name"] for n in data["nodes"] if n["kind"] == "output"] == ["logits"]

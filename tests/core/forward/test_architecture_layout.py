@@ -68,8 +68,11 @@ def test_folded_repeat_opens_into_its_members_and_closes_again():
     assert [d["label"] for d in boxes] == ["h.0 … h.3 · GPT2Block × 4"]
     assert architecture.toggle(fold.members[0])  # a click opens the fold
     picture = architecture.arrange()
-    blocks = [d["label"] for _, d in picture.graph.nodes(data=True) if d["kind"] == "module"
-              and "GPT2Block" in d["label"]]  # fmt: skip
+    blocks = [
+        d["label"]
+        for _, d in picture.graph.nodes(data=True)
+        if d["kind"] == "module" and "GPT2Block" in d["label"]
+    ]
     assert blocks == [f"h.{i} · GPT2Block" for i in range(4)]
     assert architecture.toggle(fold.members[2])  # then one block opens into a frame
     picture = architecture.arrange()
@@ -84,7 +87,7 @@ def test_edges_carry_the_tensor_shape_and_ports_cut_them_at_frame_borders():
         assert picture.graph.has_edge(source, target)
         assert all(t.dtype in ("float32", "int64", "bool") for t in tensors)
     frame_tops = {f.call: f.top for f in picture.frames}
-    for node, data in picture.graph.nodes(data=True):
+    for node in picture.graph.nodes:
         if node.startswith("in:"):
             frame = node.split(":")[1]
             assert abs(picture.layout.nodes[node].y - frame_tops[frame]) < 80  # at the top

@@ -12,8 +12,9 @@ from tensorviz.core.forward.recording import record_forward
 
 def _folds(model, *args):
     record = record_forward(model, args)
-    return record, [(f.class_name, [record.calls[c].module for c in f.members])
-                    for f in find_folds(record)]  # fmt: skip
+    return record, [
+        (f.class_name, [record.calls[c].module for c in f.members]) for f in find_folds(record)
+    ]
 
 
 def test_gpt2_folds_its_blocks_and_nothing_else():

@@ -38,7 +38,7 @@ def test_module_tree_and_parameter_counts_are_named_modules(name, model, args, k
         assert info.own_params == sum(p.numel() for p in module.parameters(recurse=False))
         own = {n: tuple(p.shape) for n, p in module.named_parameters(recurse=False)}
         assert {p.name: p.shape for p in info.own_parameters if p.kind == "parameter"} == own
-        for child_name, child in module.named_children():
+        for child_name, _child in module.named_children():
             child_qualified = f"{qualified}.{child_name}" if qualified else child_name
             if child_qualified in record.modules:  # (a shared child is listed once)
                 assert record.modules[child_qualified].parent == qualified
