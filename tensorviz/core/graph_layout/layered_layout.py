@@ -205,7 +205,13 @@ def _assign_x(order: Ordering, widths: list[float], sweeps: int = 4) -> list[flo
     # A node read from two places sits under the one with more edges (the chain it continues,
     # not the leaf or weight beside it): the mean of the two would shift a long chain half a
     # box sideways per layer, thousands of pixels over a transformer (dot aligns to one too).
-    degree = [len(a) + len(b) for a, b in zip(order.up, order.down, strict=True)]
+    # Ties between equally connected nodes go to the one whose neighbours are better
+    # connected: the chain continues through them, a weight's transpose ends at a leaf.
+    edges = [len(a) + len(b) for a, b in zip(order.up, order.down, strict=True)]
+    degree = [
+        100 * edges[node] + sum(edges[m] for m in order.up[node]) + sum(edges[m] for m in near)
+        for node, near in enumerate(order.down)
+    ]
     for sweep in range(sweeps):
         downward = sweep % 2 == 0
         neighbours = order.up if downward else order.down
@@ -234,6 +240,17 @@ def _assign_x(order: Ordering, widths: list[float], sweeps: int = 4) -> list[flo
                 ):
                     x[node] = value
     return x
+
+
+def _balanced_x(order: Ordering, widths: list[float], sweeps: int) -> list[float]:
+    """The mean of _assign_x on the layers as ordered and on the layers mirrored (then mirrored
+    back): wherever a tie sends a chain one way in one, it goes the other way in the other, so a
+    long chain's drift cancels (Brandes and Köpf average four such placements). Both keep every
+    gap in the same order, so their mean does too."""
+    straight = _assign_x(order, widths, sweeps)
+    mirror = Ordering.of_ids([layer[::-1] for layer in order.layers], order.up, order.down)
+    flipped = _assign_x(mirror, widths, sweeps)
+    return [(a - b) / 2 for a, b in zip(straight, flipped, strict=True)]
 
 
 def _spread(count: int, width: float) -> list[float]:
@@ -325,7 +342,7 @@ def _layout_graph(graph: nx.DiGraph, hub_min_uses: int) -> GraphLayout:
     huge = len(order.names) > HUGE_GRAPH
     sweeps_without_gain = 1 if huge else 2
     crossings = reduce_crossings(order, stale_limit=sweeps_without_gain)
-    x = _assign_x(order, widths, 2 if huge else 4)
+    x = _balanced_x(order, widths, 2 if huge else 4)
     left = min([value - width / 2 for value, width in zip(x, widths, strict=True)])
     x = [value - left for value in x]
     nodes = {}

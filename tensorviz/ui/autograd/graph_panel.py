@@ -179,6 +179,8 @@ class GraphPanel(QWidget):
 
     def _on_picker_changed(self, index: int) -> None:
         kind, key = self.picker.itemData(index).split(":", 1)
+        if kind == "forward":
+            return  # the forward's graph is already shown
         if kind == "preset":
             self.show_preset(key)
         else:
@@ -213,6 +215,14 @@ class GraphPanel(QWidget):
             names.update({dotted + n: p for n, p in module.named_parameters()})
         record = recorded.architecture.record
         self.source = None
+        self.picker.blockSignals(True)  # the picker names it until the next choice
+        index = self.picker.findData("forward:")
+        if index < 0:
+            self.picker.addItem("", "forward:")
+            index = self.picker.count() - 1
+        self.picker.setItemText(index, f"architecture: output of {record.title}")
+        self.picker.setCurrentIndex(index)
+        self.picker.blockSignals(False)
         self._show(BuiltGraph(roots[0], "output", names), f"the output of {record.title}")
         self.select_forward_op(record.serial, op)
 
