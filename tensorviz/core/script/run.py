@@ -269,6 +269,7 @@ class ScriptRun:
         result.capture = capture_namespace(namespace, set(lines), self.tensors.values())
         result.namespace = namespace
         result.model_calls = model_calls(namespace, self._root_calls)
+        self._root_calls = {}  # only the calls of models the script keeps stay referenced
         return result
 
     def _execute(self, code, namespace: dict) -> ScriptResult:
