@@ -28,90 +28,15 @@ from tensorviz.core.explain.errors import explain_error
 from tensorviz.core.forward.forward_record import (
     ForwardRecord,
     ModuleCall,
-    ModuleInfo,
-    ParameterInfo,
     RecordedNode,
     TensorEdge,
 )
 from tensorviz.core.forward.module_tags import FORWARD_KEY, ModuleTagger
+from tensorviz.core.forward.module_tree import module_infos
 from tensorviz.core.forward.tensor_structure import TensorInfo, bound_arguments, flatten_tensors
-from tensorviz.core.tensors.identity import dtype_name
+from tensorviz.core.forward.torch_calls import is_in_place, op_name
 
 _SERIALS = itertools.count(1)
-IN_PLACE_DUNDERS = frozenset(
-    f"__i{name}__"
-    for name in (
-        "add",
-        "sub",
-        "mul",
-        "truediv",
-        "floordiv",
-        "mod",
-        "pow",
-        "matmul",
-        "and",
-        "or",
-        "xor",
-        "lshift",
-        "rshift",
-    )
-) | {"__setitem__"}
-VIEW_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "real", "imag"})  # attribute reads that are ops
-
-
-def op_name(func) -> str | None:
-    """The name an op is shown by, or None for a call that is no op (an attribute read such
-    as .shape or .grad)."""
-    name = getattr(func, "__name__", None) or repr(func)
-    if name == "__get__":
-        attribute = getattr(getattr(func, "__self__", None), "__name__", "")
-        return attribute if attribute in VIEW_ATTRIBUTES else None
-    if name.startswith("__") and name.endswith("__") and name not in IN_PLACE_DUNDERS:
-        return name[2:-2]  # __getitem__ → getitem, __add__ → add
-    return name
-
-
-def is_in_place(name: str, kwargs: dict) -> bool:
-    return (
-        name in IN_PLACE_DUNDERS
-        or (name.endswith("_") and not name.startswith("_"))
-        or isinstance(kwargs.get("out"), torch.Tensor)
-    )
-
-
-def _shape_bytes(tensor: torch.Tensor) -> int:
-    return tensor.numel() * tensor.element_size()
-
-
-def module_infos(model: torch.nn.Module) -> dict[str, ModuleInfo]:
-    """Every module of model.named_modules() with its own and its subtree's parameter counts."""
-    infos: dict[str, ModuleInfo] = {}
-    parents: dict[int, str] = {}
-    for name, module in model.named_modules():
-        own = [
-            ParameterInfo(n, tuple(p.shape), dtype_name(p.dtype), _shape_bytes(p))
-            for n, p in module.named_parameters(recurse=False)
-        ]
-        own += [
-            ParameterInfo(n, tuple(b.shape), dtype_name(b.dtype), _shape_bytes(b), "buffer")
-            for n, b in module.named_buffers(recurse=False)
-            if b is not None
-        ]
-        subtree = list(module.parameters())
-        params = [p for p in own if p.kind == "parameter"]
-        infos[name] = ModuleInfo(
-            name,
-            type(module).__name__,
-            parents.get(id(module)) if name else None,
-            own,
-            sum(int(torch.Size(p.shape).numel()) for p in params),
-            sum(p.nbytes for p in params),
-            sum(p.numel() for p in subtree),
-            sum(_shape_bytes(p) for p in subtree),
-        )
-        for child in module.children():
-            parents.setdefault(id(child), name)
-    return infos
 
 
 class _Producers:
