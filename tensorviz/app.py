@@ -97,7 +97,13 @@ def register_painters() -> None:
 
         write_graph_picture(graph, path)
 
+    def paint_architecture(architecture, path) -> None:
+        from tensorviz.ui.forward.architecture_export import write_architecture_picture
+
+        write_architecture_picture(architecture, path)
+
     register_painter("autograd_graph", paint_autograd_graph)
+    register_painter("architecture", paint_architecture)
 
 
 def run_gui(args: argparse.Namespace) -> int:

@@ -11,7 +11,7 @@ import difflib
 import os
 import sys
 
-from tensorviz.cli import diff, env, graph, inspect, run, train
+from tensorviz.cli import diff, env, forward, graph, inspect, run, train
 from tensorviz.cli.arguments import PROG, CliInputError, OneLineErrorParser, Subcommand
 from tensorviz.version import __version__
 
@@ -19,7 +19,8 @@ __all__ = ["PROG", "SUBCOMMANDS", "CliInputError", "OneLineErrorParser", "run_su
            "subcommand_help", "unknown_word_problem", "version_text"]  # fmt: skip
 
 SUBCOMMANDS: dict[str, Subcommand] = {
-    module.COMMAND.name: module.COMMAND for module in (diff, env, graph, inspect, run, train)
+    module.COMMAND.name: module.COMMAND
+    for module in (diff, env, forward, graph, inspect, run, train)
 }
 
 

@@ -8,7 +8,8 @@ consumer); `--json` prints {"nodes": [{"id", "kind": "backward"|"accumulate_grad
 "name", "shape", ...}], "edges": [{"source", "target", "output_nr"}]}: each saved tensor is a node
 of kind "saved" (name "_saved_self", ..., shape, dtype, freed) with an edge saved → the backward
 node that saved it whose output_nr is null (it is no output of a node). `--backward` also prints
-the order torch visited the nodes and each leaf's .grad.
+the order torch visited the nodes and each leaf's .grad as a summary {shape, dtype, norm, min,
+max}; `--values` adds every value ("values": the nested list).
 `-o` writes .dot (structure), .svg or .png (the app's own scene, painted offscreen), atomically.
 """
 
@@ -44,8 +45,32 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "--backward", action="store_true", help="run backward and print the visit order"
     )
     parser.add_argument(
+        "--values",
+        action="store_true",
+        help="with --backward --json: every value of each .grad, not only its summary",
+    )
+    parser.add_argument(
         "-o", "--output", metavar="FILE", help="also write FILE.dot, FILE.svg or FILE.png"
     )
+
+
+def gradient_summary(grad, values: bool = False) -> dict:
+    """shape, dtype, norm, min, max of a gradient (a GPT-2's every value is a gigabyte of JSON);
+    `values` adds them all."""
+    import torch
+
+    data = grad.detach()
+    summary = {"shape": list(data.shape), "dtype": str(data.dtype).removeprefix("torch.")}
+    if data.numel() and data.device.type != "meta":
+        as_float = data.double() if not data.is_complex() else data.abs().double()
+        summary.update(
+            norm=float(torch.linalg.vector_norm(as_float)),
+            min=float(as_float.min()),
+            max=float(as_float.max()),
+        )
+    if values:
+        summary["values"] = data.tolist()
+    return summary
 
 
 # --- the user's script ---------------------------------------------------------------------------
@@ -187,6 +212,8 @@ def _run_graph(args: argparse.Namespace) -> int:
     from tensorviz.core.autograd.backward_steps import record_backward
     from tensorviz.core.graph_layout.layered_layout import node_detail
 
+    if args.values and not args.backward:
+        raise CliInputError("--values adds the gradients' values to --backward: give both")
     if args.output:
         suffix = Path(args.output).suffix.lower()
         if suffix not in OUTPUT_SUFFIXES:
@@ -202,7 +229,10 @@ def _run_graph(args: argparse.Namespace) -> int:
         record = record_backward(graph, root)
         data["backward"] = [{"node": v.node, "op": v.op} for v in record.visits]
         data["grads"] = {
-            graph.graph.nodes[n]["label"]: graph.functions[n].variable.grad.tolist()
+            graph.graph.nodes[n]["label"]: gradient_summary(
+                graph.functions[n].variable.grad,
+                args.values or (not args.json and graph.functions[n].variable.grad.numel() <= 6),
+            )
             for n in graph.nodes_of_kind("accumulate_grad")
             if graph.functions[n].variable.grad is not None
         }
@@ -218,8 +248,19 @@ def _run_graph(args: argparse.Namespace) -> int:
     if args.backward:
         print("backward order: " + " → ".join(v["op"] for v in data["backward"]))
         for name, grad in data["grads"].items():
-            print(f"{name}.grad = {grad}")
+            shown = grad["values"] if "values" in grad else _summary_text(grad)
+            print(f"{name}.grad = {shown}")
     return 0
+
+
+def _summary_text(grad: dict) -> str:
+    shape = grad["shape"] or "scalar"
+    if "norm" not in grad:
+        return f"{shape} {grad['dtype']}"
+    return (
+        f"{shape} {grad['dtype']} norm {grad['norm']:.4g} "
+        f"min {grad['min']:.4g} max {grad['max']:.4g}"
+    )
 
 
 COMMAND = Subcommand(

@@ -228,3 +228,20 @@ def test_what_a_script_prints_never_spoils_the_json(capsys, tmp_path):
     assert main(["graph", str(path), "--tensor", "b", "--json"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["nodes"] and "hi" in err
+
+
+def test_backward_json_summarises_gradients_and_values_adds_them(capsys):
+    assert main(["graph", "regression", "--backward", "--json"]) == 0
+    grads = json.loads(capsys.readouterr().out)["grads"]
+    built = PRESETS["regression"].build()
+    built.root.backward()
+    for name in ("w", "b"):
+        grad = built.named[name].grad
+        assert grads[name]["shape"] == list(grad.shape) and "values" not in grads[name]
+        assert grads[name]["norm"] == pytest.approx(float(grad.norm()), rel=1e-5)
+        assert grads[name]["min"] == pytest.approx(float(grad.min()), rel=1e-5)
+        assert grads[name]["max"] == pytest.approx(float(grad.max()), rel=1e-5)
+    assert main(["graph", "regression", "--backward", "--json", "--values"]) == 0
+    grads = json.loads(capsys.readouterr().out)["grads"]
+    assert grads["w"]["values"] == pytest.approx(built.named["w"].grad.tolist(), rel=1e-5)
+    assert main(["graph", "regression", "--values"]) == 2  # --values needs --backward

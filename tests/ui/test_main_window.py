@@ -16,6 +16,7 @@ def test_one_area_per_capability_built_or_saying_what_will_come(window):
         "Workbench",
         "Script",
         "Memory layout",
+        "Architecture",
         "Autograd graph",
         "Training",
         "Files",

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 import torch
 
+from tensorviz.core.forward.module_tags import FORWARD_KEY, MODULE_KEY
 from tensorviz.core.gc_pause import gc_paused
 from tensorviz.core.tensors.identity import dtype_name
 
@@ -62,11 +63,17 @@ class AutogradGraph:
         return [n for n, data in self.graph.nodes(data=True) if data["kind"] == kind]
 
     def find(self, text: str) -> list[str]:
-        """Node ids whose label contains `text` (case-insensitive), in walk order."""
+        """Node ids whose label or module contains `text` (case-insensitive: "h.5.attn" finds
+        what block 5's attention made), in walk order."""
         needle = text.strip().lower()
         if not needle:
             return []
-        return [n for n, d in self.graph.nodes(data=True) if needle in d["label"].lower()]
+        return [
+            n
+            for n, d in self.graph.nodes(data=True)
+            if needle in d["label"].lower()
+            or any(needle in path.lower() for path, _ in d.get("module", ()))
+        ]
 
     def saved_of(self, node_id: str) -> tuple[SavedValue, ...]:
         """The `_saved_*` values of a backward node, read now (so freed ones read as freed);
@@ -193,10 +200,21 @@ class LeafNames:
         return self._by_identity.get(id(tensor)) or self._by_storage.get(storage_key(tensor))
 
 
+def _tags(fn) -> tuple[tuple, tuple | None]:
+    """(module calls it was made in, (record serial, forward op id)) from the node's metadata,
+    where a tagged forward wrote them (core/forward)."""
+    metadata = fn.metadata
+    if not metadata:
+        return (), None
+    return metadata.get(MODULE_KEY, ()), metadata.get(FORWARD_KEY)
+
+
 def _leaf_attributes(fn, names: LeafNames, serial: int) -> dict:
     leaf = fn.variable
     name = names.name_of(leaf) or f"leaf {serial}"
+    module, _ = _tags(fn)
     return {
+        "module": module,
         "kind": "accumulate_grad",
         "label": name,
         "op": "AccumulateGrad",
@@ -217,7 +235,10 @@ def output_shapes(fn) -> tuple[tuple[int, ...], ...]:
 
 def _backward_attributes(fn) -> dict:
     op = type(fn).__name__
+    module, forward = _tags(fn)
     return {
+        "module": module,
+        "forward": forward,
         "kind": "backward",
         "label": op,
         "op": op,

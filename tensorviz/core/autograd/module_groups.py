@@ -1,88 +1,56 @@
 """Which nn.Module made each backward node, and the graph with each module collapsed to one node.
 
-Autograd numbers every backward node it creates (`_sequence_nr`, increasing per thread).
-Forward hooks bracket each child module's forward with two fresh sequence numbers, so a node
-belongs to the child whose bracket holds its number; a parameter's AccumulateGrad belongs to
-the child its dotted name starts with."""
+The forward that built the graph ran with module tagging on (core/forward/module_tags.py: the
+Script area, the presets, the Architecture area's recordings): each backward node carries, in
+its grad_fn.metadata, the module calls that were open when it was made — `(("transformer",
+"GPT2Model"), ("transformer.h.5", "GPT2Block"), ("transformer.h.5.attn", "GPT2Attention"))`.
+Grouping at level 1 gathers nodes by the first of them, level 2 by the second, and so on, so the
+blocks of a ModuleList (`h.0 … h.11`, never called themselves) are groups of their own at the
+level below their parent. A leaf made by no tagged forward is grouped by its dotted parameter
+name (`0.weight` → `0`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
-
 import networkx as nx
-import torch
 
 from tensorviz.core.autograd.graph import AutogradGraph
 
 
-@dataclass(frozen=True)
-class ModuleSpan:
-    name: str  # the child's name in its parent ("0", "encoder", ...)
-    type_name: str  # "Linear", "ReLU", ...
-    start: int  # sequence numbers bracketing its forward
-    end: int
-    output_shape: tuple[int, ...] | None = None
+def module_chain(data: dict) -> tuple[tuple[str, str], ...]:
+    """The (qualified name, class) of the module calls a node was made in, outermost first."""
+    chain = data.get("module", ())
+    if not chain and data["kind"] == "accumulate_grad" and "." in data["label"]:
+        return ((data["label"].rsplit(".", 1)[0], ""),)
+    return chain
 
 
-def _sequence_mark() -> int:
-    with torch.enable_grad():
-        return (torch.zeros((), requires_grad=True) * 1).grad_fn._sequence_nr()
+def has_modules(graph: AutogradGraph) -> bool:
+    return any(module_chain(d) for _, d in graph.graph.nodes(data=True))
 
 
-@contextmanager
-def record_module_spans(module: torch.nn.Module) -> Iterator[list[ModuleSpan]]:
-    """Run a forward inside this block; the list fills with one span per child call."""
-    spans: list[ModuleSpan] = []
-    starts: dict[str, int] = {}
-    handles = []
-    for name, child in module.named_children():
-
-        def before(_module, _args, name=name) -> None:
-            starts[name] = _sequence_mark()
-
-        def after(_module, _args, output, name=name, child=child) -> None:
-            shape = tuple(output.shape) if isinstance(output, torch.Tensor) else None
-            spans.append(
-                ModuleSpan(name, type(child).__name__, starts[name], _sequence_mark(), shape)
-            )
-
-        handles.append(child.register_forward_pre_hook(before))
-        handles.append(child.register_forward_hook(after))
-    try:
-        yield spans
-    finally:
-        for handle in handles:
-            handle.remove()
+def module_levels(graph: AutogradGraph) -> int:
+    """How many levels of modules the graph's nodes were made in (0: none)."""
+    return max((len(module_chain(d)) for _, d in graph.graph.nodes(data=True)), default=0)
 
 
-def module_of_nodes(graph: AutogradGraph, spans: list[ModuleSpan]) -> dict[str, str]:
-    """Node id → the child module's name, for nodes that belong to one."""
-    names = {span.name for span in spans}
-    groups: dict[str, str] = {}
-    for node, fn in graph.functions.items():
-        data = graph.graph.nodes[node]
-        if data["kind"] == "accumulate_grad":
-            prefix = data["label"].split(".", 1)[0]
-            if prefix in names and "." in data["label"]:
-                groups[node] = prefix
-            continue
-        number = fn._sequence_nr()
-        for span in spans:
-            if span.start < number < span.end:
-                groups[node] = span.name
-                break
+def module_of_nodes(graph: AutogradGraph, level: int = 1) -> dict[str, tuple[str, str]]:
+    """Node id → (qualified name, class) of its module at `level` (its innermost one when it
+    was made less deep), for nodes made in a module."""
+    groups = {}
+    for node, data in graph.graph.nodes(data=True):
+        chain = module_chain(data)
+        if chain:
+            groups[node] = chain[min(level, len(chain)) - 1]
     return groups
 
 
 def collapse_modules(
-    graph: nx.DiGraph, groups: dict[str, str], spans: list[ModuleSpan]
+    graph: nx.DiGraph, groups: dict[str, tuple[str, str]]
 ) -> tuple[nx.DiGraph, dict[str, str]]:
     """The graph with each module's nodes merged into one node "module:NAME"; returns it and
-    member → shown node for every original node."""
-    by_name = {span.name: span for span in spans}
-    shown_as = {n: f"module:{groups[n]}" if n in groups else n for n in graph.nodes}
+    member → shown node for every original node. A module node's output shapes are those of
+    its members whose edges leave it."""
+    shown_as = {n: f"module:{groups[n][0]}" if n in groups else n for n in graph.nodes}
     collapsed = nx.DiGraph()
     for node, data in graph.nodes(data=True):
         target = shown_as[node]
@@ -90,15 +58,14 @@ def collapse_modules(
             collapsed.add_node(node, **data)
             continue
         if target not in collapsed:
-            span = by_name[groups[node]]
-            shapes = (span.output_shape,) if span.output_shape is not None else ()
+            name, class_name = groups[node]
             collapsed.add_node(
                 target,
                 kind="module",
-                label=f"{span.name} · {span.type_name}",
-                op=span.type_name,
+                label=f"{name} · {class_name}" if class_name else name,
+                op=class_name,
                 shape=None,
-                output_shapes=shapes,
+                output_shapes=(),
                 saved=(),
                 cut_inputs=(),
                 members=[],
@@ -108,6 +75,14 @@ def collapse_modules(
         a, b = shown_as[source], shown_as[target]
         if a == b or collapsed.has_edge(a, b):
             continue
+        if a != source:  # leaving a module: what its member produced leaves with it
+            produced = graph.nodes[source].get("output_shapes", ()) or (
+                (graph.nodes[source]["shape"],) if graph.nodes[source].get("shape") else ()
+            )
+            shapes = collapsed.nodes[a]["output_shapes"]
+            collapsed.nodes[a]["output_shapes"] = shapes + tuple(
+                s for s in produced if s not in shapes
+            )
         nrs = data["output_nrs"] if a == source else (0,)
         collapsed.add_edge(a, b, output_nr=nrs[0], input_nrs=data["input_nrs"], output_nrs=nrs)
     return collapsed, shown_as

@@ -8,13 +8,13 @@ retain_graph) gets a fresh graph, and the leaves' .grad accumulates as it does i
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import torch
 
 from tensorviz.core.autograd.graph import AutogradGraph, LeafNames, extract_graph
-from tensorviz.core.autograd.module_groups import ModuleSpan, record_module_spans
+from tensorviz.core.forward.module_tags import tagging_modules
 
 
 @dataclass
@@ -26,7 +26,6 @@ class BuiltGraph:
     named: dict[str, torch.Tensor]  # leaves (and interesting intermediates) by name
     module: torch.nn.Module | None = None
     notes: str = ""
-    module_spans: list[ModuleSpan] = field(default_factory=list)  # when made by a module
     rebuild: Callable[[], BuiltGraph] | None = None  # the same forward again, same leaves
 
     def leaf_names(self) -> LeafNames:
@@ -104,7 +103,7 @@ def _mlp() -> BuiltGraph:
     inputs, targets = torch.randn(8, 3), torch.randn(8, 1)
 
     def forward() -> BuiltGraph:
-        with record_module_spans(model) as spans:
+        with tagging_modules():  # each backward node learns which layer made it
             prediction = model(inputs)
         loss = torch.nn.functional.mse_loss(prediction, targets)
         return BuiltGraph(
@@ -112,7 +111,6 @@ def _mlp() -> BuiltGraph:
             "loss",
             {"inputs": inputs},
             module=model,
-            module_spans=spans,
             notes="leaves named as in model.named_parameters()",
         )
 

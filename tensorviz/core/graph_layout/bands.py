@@ -81,6 +81,12 @@ class LayoutBands:
         keep = (b[:, 2] >= left) & (b[:, 0] <= right) & (b[:, 3] >= top) & (b[:, 1] <= bottom)
         return b[keep], self.kinds[keep]
 
+    def marks_within(self, marks: np.ndarray, left: float, top: float, right: float, bottom: float):
+        """`marks` (one per node box) of the boxes boxes_within() returns, in the same order."""
+        b = self.boxes
+        keep = (b[:, 2] >= left) & (b[:, 0] <= right) & (b[:, 3] >= top) & (b[:, 1] <= bottom)
+        return marks[keep]
+
     def segments_within(self, left: float, top: float, right: float, bottom: float):
         s = self.segments
         low_x, high_x = np.minimum(s[:, 0], s[:, 2]), np.maximum(s[:, 0], s[:, 2])

@@ -170,22 +170,18 @@ def assign_layers(count: int, edges) -> list[int]:
     return [top - h for h in height]
 
 
-def _place_layer(layer, desired, gaps) -> list[float]:
-    """Positions as close to `desired` as the ordered widths allow (mean of a left and a right
-    packing; both keep every gap, so their mean does too). `gaps[i]`: the least distance
-    between the centres of layer[i] and layer[i + 1]."""
-    n = len(layer)
-    left = desired[:]
-    for i in range(1, n):
-        packed = left[i - 1] + gaps[i - 1]
-        if packed > left[i]:
-            left[i] = packed
-    right = desired[:]
-    for i in range(n - 2, -1, -1):
-        packed = right[i + 1] - gaps[i]
-        if packed < right[i]:
-            right[i] = packed
-    return [(a + b) / 2 for a, b in zip(left, right, strict=True)]
+def _place_around(layer, desired, gaps, degree) -> list[float]:
+    """Positions for an ordered layer: its best-connected node (the chain running through it)
+    exactly where it wants to be, the others as close to theirs as the gaps allow, pushed
+    outward from it. Splitting a conflict evenly instead would move the chain half a gap per
+    layer, and a long chain would drift sideways layer after layer."""
+    anchor = max(range(len(layer)), key=lambda i: (degree[layer[i]], -abs(2 * i - len(layer))))
+    placed = desired[:]
+    for i in range(anchor - 1, -1, -1):
+        placed[i] = min(desired[i], placed[i + 1] - gaps[i])
+    for i in range(anchor + 1, len(layer)):
+        placed[i] = max(desired[i], placed[i - 1] + gaps[i - 1])
+    return placed
 
 
 def _median(values: list[float]) -> float:
@@ -206,6 +202,16 @@ def _assign_x(order: Ordering, widths: list[float], sweeps: int = 4) -> list[flo
         pairs = zip(layer, layer[1:], strict=False)
         gaps_of.append([(widths[a] + widths[b]) / 2 + NODE_GAP for a, b in pairs])
     layers = list(zip(order.layers, gaps_of, strict=True))
+    # A node read from two places sits under the one with more edges (the chain it continues,
+    # not the leaf or weight beside it): the mean of the two would shift a long chain half a
+    # box sideways per layer, thousands of pixels over a transformer (dot aligns to one too).
+    # Ties between equally connected nodes go to the one whose neighbours are better
+    # connected: the chain continues through them, a weight's transpose ends at a leaf.
+    edges = [len(a) + len(b) for a, b in zip(order.up, order.down, strict=True)]
+    degree = [
+        100 * edges[node] + sum(edges[m] for m in order.up[node]) + sum(edges[m] for m in near)
+        for node, near in enumerate(order.down)
+    ]
     for sweep in range(sweeps):
         downward = sweep % 2 == 0
         neighbours = order.up if downward else order.down
@@ -216,23 +222,35 @@ def _assign_x(order: Ordering, widths: list[float], sweeps: int = 4) -> list[flo
                 count = len(near)
                 if count == 1:
                     desired.append(x[near[0]])
-                elif count == 2:
-                    desired.append((x[near[0]] + x[near[1]]) / 2)  # the median of two
+                elif count == 2:  # follow the better-connected one: a chain stays straight
+                    a, b = near
+                    if degree[a] == degree[b]:
+                        desired.append((x[a] + x[b]) / 2)  # the median of two
+                    else:
+                        desired.append(x[a] if degree[a] > degree[b] else x[b])
                 elif near:
                     desired.append(_median(sorted([x[m] for m in near])))
                 else:
                     desired.append(x[node])
             if len(layer) == 1:
                 x[layer[0]] = desired[0]
-            elif len(layer) == 2:  # _place_layer, unrolled for the commonest case
-                first, second = desired
-                gap = gaps[0]
-                x[layer[0]] = (first + min(first, second - gap)) / 2
-                x[layer[1]] = (max(second, first + gap) + second) / 2
             else:
-                for node, value in zip(layer, _place_layer(layer, desired, gaps), strict=True):
+                for node, value in zip(
+                    layer, _place_around(layer, desired, gaps, degree), strict=True
+                ):
                     x[node] = value
     return x
+
+
+def _balanced_x(order: Ordering, widths: list[float], sweeps: int) -> list[float]:
+    """The mean of _assign_x on the layers as ordered and on the layers mirrored (then mirrored
+    back): wherever a tie sends a chain one way in one, it goes the other way in the other, so a
+    long chain's drift cancels (Brandes and Köpf average four such placements). Both keep every
+    gap in the same order, so their mean does too."""
+    straight = _assign_x(order, widths, sweeps)
+    mirror = Ordering.of_ids([layer[::-1] for layer in order.layers], order.up, order.down)
+    flipped = _assign_x(mirror, widths, sweeps)
+    return [(a - b) / 2 for a, b in zip(straight, flipped, strict=True)]
 
 
 def _spread(count: int, width: float) -> list[float]:
@@ -266,8 +284,22 @@ def _port_offsets(routes, x, widths, keys, order: Ordering):
     return starts, ends
 
 
+def _layer_tops(layers: list[list[int]], heights: list[float]) -> tuple[list[float], list[float]]:
+    """The top y of each layer and its height (its tallest node's): a layer of ordinary nodes
+    is NODE_HEIGHT tall and LAYER_GAP from the next; a frame makes its layer taller."""
+    tops, tall, y = [], [], 0.0
+    for layer in layers:
+        height = max([heights[n] for n in layer], default=NODE_HEIGHT)
+        tops.append(y)
+        tall.append(height)
+        y += height + LAYER_GAP - NODE_HEIGHT
+    return tops, tall
+
+
 def layout_graph(graph: nx.DiGraph, hub_min_uses: int = HUB_MIN_USES) -> GraphLayout:
-    """Lay out an AutogradGraph.graph (node attrs: label, optional shape) top to bottom."""
+    """Lay out a DiGraph (node attrs: kind, label, optional shape) top to bottom. A node may
+    give its own box size (`box_width`, `box_height`: a frame holding a laid-out subgraph) and
+    `rank="top"` to sit in the first layer."""
     with gc_paused():
         return _layout_graph(graph, hub_min_uses)
 
@@ -278,11 +310,16 @@ def _layout_graph(graph: nx.DiGraph, hub_min_uses: int) -> GraphLayout:
     work = split_hubs(graph, hub_min_uses)
     owner, keys = work.owner, work.keys
     level = assign_layers(len(keys), work.edges)  # per id; bend points of long edges get ids
+    for node, data in enumerate(work.data):
+        if data.get("rank") == "top":  # pinned to the first layer (a frame's input ports)
+            level[node] = 0
     width_of: dict[tuple, float] = {}  # most nodes repeat another's label and shapes
-    widths = [_box_width(data, width_of) for data in work.data]
+    widths = [data.get("box_width") or _box_width(data, width_of) for data in work.data]
+    heights = [data.get("box_height", NODE_HEIGHT) for data in work.data]
     layers: list[list[int]] = [[] for _ in range(max(level) + 1)]
     for node, k in enumerate(level):  # graph order: the deterministic starting order
         layers[k].append(node)
+    tops, layer_heights = _layer_tops(layers, heights)
     routes = []  # (source, target, bend points, output_nrs) per edge
     up: list[list[int]] = [[] for _ in keys]  # neighbours one layer up / down, bends included
     down: list[list[int]] = [[] for _ in keys]
@@ -305,26 +342,44 @@ def _layout_graph(graph: nx.DiGraph, hub_min_uses: int) -> GraphLayout:
     huge = len(order.names) > HUGE_GRAPH
     sweeps_without_gain = 1 if huge else 2
     crossings = reduce_crossings(order, stale_limit=sweeps_without_gain)
-    x = _assign_x(order, widths, 2 if huge else 4)
+    # past HUGE_GRAPH the mirrored pass is left out: it doubles the cost of x (seconds there)
+    x = _assign_x(order, widths, 2) if huge else _balanced_x(order, widths, 4)
     left = min([value - width / 2 for value, width in zip(x, widths, strict=True)])
     x = [value - left for value in x]
-    y_of = [k * LAYER_GAP + NODE_HEIGHT / 2 for k in range(len(layers))]
     nodes = {}
     for node, key in enumerate(keys):
-        nodes[key] = _frozen(PlacedNode, key=key, node=owner[node], x=x[node],
-                             y=y_of[level[node]], width=widths[node], height=NODE_HEIGHT,
-                             stub=owner[node] != key)  # fmt: skip
+        nodes[key] = _frozen(
+            PlacedNode,
+            key=key,
+            node=owner[node],
+            x=x[node],
+            y=tops[level[node]] + heights[node] / 2,
+            width=widths[node],
+            height=heights[node],
+            stub=owner[node] != key,
+        )
     starts, ends = _port_offsets(routes, x, widths, keys, order)
     edges = []
-    half = NODE_HEIGHT / 2
     for (source, target, chain, output_nrs), start, end in zip(routes, starts, ends, strict=True):
-        points = [(x[source] + start, y_of[level[source]] + half)]
-        points += [(x[d], y_of[level[d]]) for d in chain]
-        points.append((x[target] + end, y_of[level[target]] - half))
-        edges.append(_frozen(EdgeRoute, source=owner[source], target=keys[target],
-                             points=tuple(points), output_nrs=output_nrs))  # fmt: skip
+        points = [(x[source] + start, tops[level[source]] + heights[source])]
+        for d in chain:
+            top, tall = tops[level[d]], layer_heights[level[d]]
+            if tall > NODE_HEIGHT:  # past a tall frame: straight down its whole height
+                points += [(x[d], top), (x[d], top + tall)]
+            else:
+                points.append((x[d], top + NODE_HEIGHT / 2))
+        points.append((x[target] + end, tops[level[target]]))
+        edges.append(
+            _frozen(
+                EdgeRoute,
+                source=owner[source],
+                target=keys[target],
+                points=tuple(points),
+                output_nrs=output_nrs,
+            )
+        )
     width = max(p.x + p.width / 2 for p in nodes.values())
-    height = len(layers) * LAYER_GAP - (LAYER_GAP - NODE_HEIGHT)
+    height = tops[-1] + layer_heights[-1]
     count = len(keys)
     visible = [[keys[i] for i in layer if i < count] for layer in order.layers]
     return GraphLayout(nodes, edges, visible, width, height, crossings, work.stubs_of)

@@ -43,6 +43,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from tensorviz.core.explain.errors import ExplainedError
+from tensorviz.core.forward.module_tags import tagging_modules
 from tensorviz.core.script.capture import ScriptCapture, capture_namespace
 from tensorviz.core.script.failing_operation import explain_script_error
 from tensorviz.core.script.failure_titles import ScriptInputError, python_failure
@@ -54,6 +55,7 @@ from tensorviz.core.script.function_locals import (
     hook_namespace,
 )
 from tensorviz.core.script.interpreter import missing_module_explained
+from tensorviz.core.script.model_calls import ModelCall, model_calls
 from tensorviz.core.script.output import ScriptOutput, captured_output
 from tensorviz.core.script.settings import recursion_limit_kept, torch_settings_kept
 from tensorviz.core.script.source import (
@@ -98,6 +100,7 @@ class ScriptResult:
     snapshot: WorkspaceSnapshot | None = None
     changed: list[str] = field(default_factory=list)  # workspace names written in place
     restored: list[str] = field(default_factory=list)  # names a failed run wrote, put back
+    model_calls: list[ModelCall] = field(default_factory=list)  # model(x) calls it made
 
 
 def _no_input(*_args, **_kwargs):
@@ -293,10 +296,13 @@ class ScriptRun:
         result.changed = snapshot.changed_names()
         snapshot.keep_only_written()
         result.namespace = namespace
+        result.model_calls = model_calls(namespace, self._root_calls)
+        self._root_calls = {}  # only the calls of models the script keeps stay referenced
         return result
 
     def _execute(self, code, namespace: dict) -> ScriptResult:
         mode = _StopBetweenTorchCalls(self) if self.stop_between_torch_calls else nullcontext()
+        self._root_calls: dict = {}
         try:
             try:
                 self._enter_user_code()
@@ -304,6 +310,9 @@ class ScriptRun:
                     for make in self.around_user_code:
                         around.enter_context(make())
                     around.enter_context(mode)
+                    # every backward node learns which module made it (the Autograd graph groups)
+                    tagger = around.enter_context(tagging_modules())
+                    self._root_calls = tagger.root_calls
                     exec(code, namespace)  # noqa: S102 — running the user's own script is the point
             finally:
                 self._leave_user_code()

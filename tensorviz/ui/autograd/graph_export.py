@@ -29,17 +29,18 @@ def png_scale(rect: QRectF) -> float:
     return min(2.0, MAX_PNG_SIDE / max(rect.width(), rect.height(), 1.0))
 
 
-def export_view(view, graph, path: str | os.PathLike) -> Path:
+def export_view(view, graph, path: str | os.PathLike, dot_text=to_dot) -> Path:
     """Export what a GraphView shows: every item is built first, except for a PNG small enough
     that the overview paints the whole graph at that scale."""
     small_png = png_scale(view.scene().sceneRect()) < DETAIL_ZOOM
     if not (str(path).lower().endswith(".png") and small_png):
         view.build_all_items()
-    return export_graph(view.scene(), graph, path)
+    return export_graph(view.scene(), graph, path, dot_text)
 
 
-def export_graph(scene: QGraphicsScene, graph, path: str | os.PathLike) -> Path:
-    """Write `path` by its suffix: .png, .svg (the scene) or .dot (graph structure)."""
+def export_graph(scene: QGraphicsScene, graph, path: str | os.PathLike, dot_text=to_dot) -> Path:
+    """Write `path` by its suffix: .png, .svg (the scene) or .dot (`dot_text(graph)`: the
+    structure; the autograd graph's by default)."""
     target = Path(path)
     suffix = target.suffix.lower()
     if suffix not in SUFFIXES:
@@ -50,14 +51,14 @@ def export_graph(scene: QGraphicsScene, graph, path: str | os.PathLike) -> Path:
 
     def write(temporary: str) -> None:
         if suffix == ".dot":
-            Path(temporary).write_text(to_dot(graph), encoding="utf-8")
+            Path(temporary).write_text(dot_text(graph), encoding="utf-8")
         elif suffix == ".svg":
             generator = QSvgGenerator()
             generator.setFileName(temporary)
             svg_size = QSize(int(rect.width()), int(rect.height()))
             generator.setSize(svg_size)
             generator.setViewBox(QRect(0, 0, svg_size.width(), svg_size.height()))
-            generator.setTitle("tensorviz autograd graph")
+            generator.setTitle("tensorviz graph")
             painter = QPainter(generator)
             _render(scene, painter, svg_size)
             painter.end()

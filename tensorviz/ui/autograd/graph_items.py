@@ -25,9 +25,22 @@ FILL_OF_KIND = {
     "accumulate_grad": QColor("#cdebd6"),
     "rewrite": QColor("#f9d9b8"),
     "module": QColor("#e4dcf3"),
+    # the Architecture view's kinds (ui/forward)
+    "op": QColor("#e3edf7"),
+    "input": QColor("#3d5a80"),
+    "output": QColor("#3d5a80"),
+    "constant": QColor("#dfe3ea"),
+    "fold": QColor("#d9ccf0"),
+    "failed": QColor("#f6c7c3"),
+    "port": QColor("#8a94a6"),
 }
+WHITE_TEXT_KINDS = ("tensor", "input", "output")  # dark fills
+PILL_KINDS = ("accumulate_grad", "tensor", "input", "output", "port")
+PLAIN_TEXT_KINDS = ("backward", "op")  # the many: not bold
 VISITED_FILL = QColor("#fff2cc")
-READABLE_ZOOM = 0.45  # below this scale text would be an unreadable smear: boxes only
+READABLE_ZOOM = 0.45  # below this scale edge labels would be an unreadable smear
+LABEL_ZOOM = 0.28  # node labels down to here (items exist from 0.3), enlarged and elided
+MIN_LABEL_SCREEN_POINTS = 3.8  # what 8.5 pt is at READABLE_ZOOM: never smaller on screen
 ARROW = 7.0
 
 
@@ -88,7 +101,7 @@ class NodeItem(QGraphicsItem):
         w, h = self.placed.width, self.placed.height
         rect = QRectF(-w / 2, -h / 2, w, h)
         fill = self._fill()
-        border = INK if self.kind != "tensor" else fill.darker(140)
+        border = INK if self.kind not in WHITE_TEXT_KINDS else fill.darker(140)
         width = 1.0
         if self.selected_node:
             border, width = SELECTED, 2.5
@@ -101,7 +114,7 @@ class NodeItem(QGraphicsItem):
             pen.setStyle(Qt.PenStyle.DashLine)
         painter.setPen(pen)
         painter.setBrush(QBrush(fill))
-        radius = h / 2 if self.kind in ("accumulate_grad", "tensor") else 6
+        radius = h / 2 if self.kind in PILL_KINDS else 6
         painter.drawRoundedRect(rect, radius, radius)
         if self.cut_inputs:
             painter.setPen(QPen(CUT, 1.6))
@@ -109,19 +122,31 @@ class NodeItem(QGraphicsItem):
                 cx = w / 2 - 8 - 9 * k
                 painter.drawLine(QPointF(cx - 3, -h / 2 - 3), QPointF(cx + 3, -h / 2 + 3))
                 painter.drawLine(QPointF(cx - 3, -h / 2 + 3), QPointF(cx + 3, -h / 2 - 3))
-        if option.levelOfDetailFromTransform(painter.worldTransform()) < READABLE_ZOOM:
+        zoom = option.levelOfDetailFromTransform(painter.worldTransform())
+        if zoom < LABEL_ZOOM or (not self.label and self.kind == "port"):
             return
-        ink = QColor("white") if self.kind == "tensor" else INK
+        # Zoomed out, the text grows (so it stays as big on screen as at READABLE_ZOOM) and is
+        # elided to the box: "AddmmBack…" reads where a 3 px line would not.
+        grow = max(1.0, MIN_LABEL_SCREEN_POINTS / (8.5 * zoom))
+        white = self.kind in WHITE_TEXT_KINDS
+        ink = QColor("white") if white else INK
         painter.setPen(ink)
-        painter.setFont(_font(bold=self.kind != "backward"))
-        top = QRectF(-w / 2 + 4, -h / 2 + 2, w - 8, h / 2 if self.detail else h - 4)
-        painter.drawText(top, Qt.AlignmentFlag.AlignCenter, self.label)
-        if self.detail:
+        font = _font(bold=self.kind not in PLAIN_TEXT_KINDS, size=8.5 * grow)
+        painter.setFont(font)
+        two_lines = bool(self.detail) and grow < 1.3  # too big for two: the label alone
+        top = QRectF(-w / 2 + 4, -h / 2 + 2, w - 8, h / 2 if two_lines else h - 4)
+        label = QFontMetricsF(font).elidedText(self.label, Qt.TextElideMode.ElideRight, w - 8)
+        painter.drawText(top, Qt.AlignmentFlag.AlignCenter, label)
+        if two_lines:
             grad = self.detail.startswith("grad")
-            painter.setPen(GRADIENT_INK if grad else (ink if self.kind == "tensor" else MUTED))
-            painter.setFont(_font(bold=grad, size=7.5))
+            painter.setPen(GRADIENT_INK if grad else (ink if white else MUTED))
+            small = _font(bold=grad, size=7.5 * grow)
+            painter.setFont(small)
             bottom = QRectF(-w / 2 + 4, 0, w - 8, h / 2 - 2)
-            painter.drawText(bottom, Qt.AlignmentFlag.AlignCenter, self.detail)
+            detail = QFontMetricsF(small).elidedText(
+                self.detail, Qt.TextElideMode.ElideRight, w - 8
+            )
+            painter.drawText(bottom, Qt.AlignmentFlag.AlignCenter, detail)
 
 
 class EdgeItem(QGraphicsItem):

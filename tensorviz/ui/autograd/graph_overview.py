@@ -15,9 +15,11 @@ from PySide6.QtGui import QColor, QPainter, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from tensorviz.core.graph_layout.bands import LayoutBands
-from tensorviz.ui.autograd.graph_items import EDGE, FILL_OF_KIND, INK
+from tensorviz.ui.autograd.graph_items import CURRENT, EDGE, FILL_OF_KIND, INK, MATCH, VISITED_FILL
 
 DETAIL_ZOOM = 0.3  # below this scale the overview draws; at or above it the items do
+MARK_VISITED, MARK_MATCH, MARK_CURRENT = 1, 2, 3
+MARK_COLOURS = {MARK_VISITED: VISITED_FILL.darker(120), MARK_MATCH: MATCH, MARK_CURRENT: CURRENT}
 OVERVIEW_KINDS = list(FILL_OF_KIND)  # colour class index → kind
 
 
@@ -52,6 +54,25 @@ class OverviewItem(QGraphicsItem):
         self.setZValue(-1)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
+        self.marks = np.zeros(len(bands.node_keys), dtype=np.int8)  # MARK_* per node box
+        self._index = {key: i for i, key in enumerate(bands.node_keys)}
+
+    def set_marks(self, visited, matches, current: str | None) -> None:
+        """Nodes backward has visited, search matches and the current node, by graph node id,
+        drawn over the overview so progress and matches show when zoomed out."""
+        marks = np.zeros(len(self.bands.node_keys), dtype=np.int8)
+        layout = self.bands.layout
+        for nodes, mark in (
+            (visited, MARK_VISITED),
+            (matches, MARK_MATCH),
+            ([current], MARK_CURRENT),
+        ):
+            for node in nodes:
+                for key in layout.keys_of(node) if node else ():
+                    marks[self._index[key]] = mark
+        if not np.array_equal(marks, self.marks):
+            self.marks = marks
+            self.update()
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -78,4 +99,14 @@ class OverviewItem(QGraphicsItem):
         for kind in np.unique(kinds).tolist():
             painter.setBrush(QColor(FILL_OF_KIND[OVERVIEW_KINDS[kind]]).darker(115))
             _draw_all(painter.drawRects, QRectF, _unique_rows(corners[kinds == kind]))
+        if self.marks.any():  # at least 4 px, so one node in thousands still shows
+            marks = self.bands.marks_within(self.marks, *bounds)
+            painter.setPen(Qt.PenStyle.NoPen)
+            for mark, colour in MARK_COLOURS.items():
+                chosen = corners[marks == mark]
+                if len(chosen):
+                    chosen[:, :2] -= np.maximum(0, 4 - chosen[:, 2:]) // 2
+                    chosen[:, 2:] = np.maximum(chosen[:, 2:], 4)
+                    painter.setBrush(colour)
+                    _draw_all(painter.drawRects, QRectF, _unique_rows(chosen))
         painter.restore()

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSpinBox,
     QSplitter,
     QTextBrowser,
     QVBoxLayout,
@@ -28,7 +29,11 @@ from tensorviz.core.autograd.backward_steps import (
     record_backward,
 )
 from tensorviz.core.autograd.graph import AutogradGraph, why_no_grad_fn
-from tensorviz.core.autograd.module_groups import collapse_modules, module_of_nodes
+from tensorviz.core.autograd.module_groups import (
+    collapse_modules,
+    module_levels,
+    module_of_nodes,
+)
 from tensorviz.core.autograd.presets import PRESETS, BuiltGraph
 from tensorviz.core.graph_layout.layered_layout import GraphLayout, layout_graph
 from tensorviz.core.tensors.workspace import Workspace, WorkspaceEvent
@@ -50,6 +55,7 @@ from tensorviz.ui.autograd.step_painting import paint_step
 class GraphPanel(RecordedPasses, QWidget):
     status_message = Signal(str)
     graph_shown = Signal(str)  # the picker text of the graph now shown
+    forward_op_selected = Signal(int, str)  # record serial, op id: the forward op of a node
 
     def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -122,13 +128,26 @@ class GraphPanel(RecordedPasses, QWidget):
         self.view.items_created.connect(self._on_items_created)
         self.details = QTextBrowser()
         self.group_modules = QCheckBox("group by nn.Module")
-        self.group_modules.setToolTip("Collapse each child module of the model into one node")
+        self.group_modules.setToolTip(
+            "Collapse what each module made into one node (any graph whose forward ran in the "
+            "app: presets, the Script area, the Architecture area)"
+        )
         self.group_modules.setEnabled(False)
         self.group_modules.toggled.connect(self._on_group_modules_toggled)
+        self.group_level = QSpinBox()
+        self.group_level.setRange(1, 1)
+        self.group_level.setPrefix("level ")
+        self.group_level.setToolTip("1: the model's children; 2: their children (h.0 … h.11)")
+        self.group_level.setEnabled(False)
+        self.group_level.valueChanged.connect(self._on_group_modules_toggled)
         side = QWidget()
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(0, 0, 0, 0)
-        side_layout.addWidget(self.group_modules)
+        grouping = QHBoxLayout()
+        grouping.addWidget(self.group_modules)
+        grouping.addWidget(self.group_level)
+        grouping.addStretch(1)
+        side_layout.addLayout(grouping)
         self.retain_grad = QCheckBox("root.retain_grad()")
         self.retain_grad.setToolTip("Keep .grad on the root, which is not a leaf")
         side_layout.addWidget(self.retain_grad)
@@ -165,6 +184,8 @@ class GraphPanel(RecordedPasses, QWidget):
 
     def _on_picker_changed(self, index: int) -> None:
         kind, key = self.picker.itemData(index).split(":", 1)
+        if kind == "forward":
+            return  # the forward's graph is already shown
         if kind == "preset":
             self.show_preset(key)
         elif kind == "script":
@@ -193,7 +214,48 @@ class GraphPanel(RecordedPasses, QWidget):
         self.check_freed()
         self._update_step_controls()
 
+    def show_forward(self, recorded, op: str = "") -> None:
+        """The backward graph of a forward the Architecture area recorded, on the node its op
+        `op` made (found by the tag core wrote on the output's grad_fn)."""
+        from tensorviz.core.forward.tensor_structure import flatten_tensors
+
+        roots = [t for _, t in flatten_tensors(recorded.outputs) if t.grad_fn is not None]
+        if not roots:
+            return
+        names = {}
+        for prefix, module in recorded.modules.items():
+            dotted = f"{prefix}." if prefix else ""
+            names.update({dotted + n: p for n, p in module.named_parameters()})
+        record = recorded.architecture.record
+        self.source = None
+        self.picker.blockSignals(True)  # the picker names it until the next choice
+        index = self.picker.findData("forward:")
+        if index < 0:
+            self.picker.addItem("", "forward:")
+            index = self.picker.count() - 1
+        self.picker.setItemText(index, f"architecture: output of {record.title}")
+        self.picker.setCurrentIndex(index)
+        self.picker.blockSignals(False)
+        self._show(BuiltGraph(roots[0], "output", names), f"the output of {record.title}")
+        self.select_forward_op(record.serial, op)
+
+    def select_forward_op(self, serial: int, op: str) -> bool:
+        """Select and show the node whose grad_fn the forward op `op` made."""
+        if self.graph is None or not op:
+            return False
+        node = next((n for n, d in self.graph.graph.nodes(data=True)
+                     if d.get("forward") == (serial, op)), None)  # fmt: skip
+        if node is None:
+            self.status_message.emit("That op made no backward node (no input needed grad)")
+            return False
+        shown = self.shown_as.get(node, node)
+        self.select_node(shown)
+        self.view.focus_on(shown)
+        return True
+
     def _select_in_picker(self) -> None:
+        if self.source is None:
+            return
         index = self.picker.findData(":".join(self.source))
         if index >= 0 and index != self.picker.currentIndex():
             self.picker.setCurrentIndex(index)
@@ -202,6 +264,7 @@ class GraphPanel(RecordedPasses, QWidget):
         self.generation += 1
         self.built = self.graph = self.layout_result = self.stepper = None
         self.group_modules.setEnabled(False)
+        self.group_level.setEnabled(False)
         self.view.clear()
         self.details.setHtml(text)
         self._update_step_controls()
@@ -216,7 +279,10 @@ class GraphPanel(RecordedPasses, QWidget):
         self.passes, self.selected = (1 if record is not None else 0), ""
         self.generation += 1
         self._what = what
-        self.group_modules.setEnabled(bool(built.module_spans))
+        levels = module_levels(self.graph)
+        self.group_modules.setEnabled(levels > 0)
+        self.group_level.setRange(1, max(levels, 1))
+        self.group_level.setEnabled(levels > 1)
         self._choose_shown_graph()
         count = self.shown.number_of_nodes()
         if count < LARGE_GRAPH_NODES:
@@ -229,11 +295,10 @@ class GraphPanel(RecordedPasses, QWidget):
         self.worker.start(self.shown, self.generation)
 
     def _choose_shown_graph(self) -> None:
-        """The full graph, or (for a module's graph, when asked) one node per child module."""
-        spans = self.built.module_spans if self.built else []
-        if spans and self.group_modules.isChecked():
-            groups = module_of_nodes(self.graph, spans)
-            self.shown, self.shown_as = collapse_modules(self.graph.graph, groups, spans)
+        """The full graph, or (when asked) one node per module at the chosen level."""
+        if self.group_modules.isEnabled() and self.group_modules.isChecked():
+            groups = module_of_nodes(self.graph, self.group_level.value())
+            self.shown, self.shown_as = collapse_modules(self.graph.graph, groups)
         else:
             self.shown, self.shown_as = self.graph.graph, {n: n for n in self.graph.graph}
 
@@ -275,6 +340,9 @@ class GraphPanel(RecordedPasses, QWidget):
         if self.shown.nodes[node]["kind"] == "module":
             self.details.setHtml(module_details(self.shown, self.graph.graph, node))
             return
+        forward = self.shown.nodes[node].get("forward")
+        if forward is not None:
+            self.forward_op_selected.emit(*forward)
         record = self.stepper.record if self.stepper else None
         visit = record.visit_of(node) if record else None
         seen = visit is not None and visit in self.stepper.seen()
@@ -302,6 +370,16 @@ class GraphPanel(RecordedPasses, QWidget):
         for node in self.matches:
             for item in self.view.items_of(node):
                 item.set_state(match=True)
+        self._mark_overview()
+
+    def _mark_overview(self) -> None:
+        seen = self.stepper.seen() if self.stepper else []
+        current = self.stepper.current() if self.stepper else None
+        self.view.set_marks(
+            {self.shown_as.get(v.node, v.node) for v in seen},
+            self.matches,
+            self.shown_as.get(current.node, current.node) if current else None,
+        )
 
     def focus_next_match(self) -> None:
         if not self.matches:
@@ -396,6 +474,8 @@ class GraphPanel(RecordedPasses, QWidget):
             return
         if current is not None:
             self.select_node(self.shown_as[current.node])
+            self.view.follow(self.shown_as[current.node])
+        self._mark_overview()
         self._update_step_controls()
 
     def _update_step_controls(self) -> None:

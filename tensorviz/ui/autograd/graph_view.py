@@ -59,7 +59,8 @@ class GraphView(QGraphicsView):
         kind_of = {key: kind[p.node] for key, p in layout.nodes.items()}
         with gc_paused():  # tens of thousands of small arrays and lists, all kept
             self._bands = LayoutBands(layout, kind_of)
-        scene.addItem(OverviewItem(self._bands))
+        self.overview = OverviewItem(self._bands)
+        scene.addItem(self.overview)
         scene.setSceneRect(
             QRectF(-MARGIN, -MARGIN, layout.width + 2 * MARGIN + 60, layout.height + 2 * MARGIN)
         )
@@ -73,6 +74,7 @@ class GraphView(QGraphicsView):
         self._forget_items()
 
     def _forget_items(self) -> None:
+        self.overview = None
         self.node_items, self.edge_items = {}, {}
         self._graph = self._layout = self._bands = None
         self._built_bands: set[int] = set()
@@ -84,9 +86,7 @@ class GraphView(QGraphicsView):
         nodes, edges = [], []
         for key in self._bands.nodes_in(band):
             placed = layout.nodes[key]
-            data = graph.nodes[placed.node]
-            item = NodeItem(placed, self._kind(data), data["label"], node_detail(data))
-            item.cut_inputs = len(data.get("cut_inputs", ()))
+            item = self.make_node_item(placed, graph.nodes[placed.node])
             scene.addItem(item)
             self.node_items.setdefault(placed.node, []).append(item)
             nodes.append(item)
@@ -94,14 +94,24 @@ class GraphView(QGraphicsView):
             route = layout.edges[index]
             if (route.source, route.target) in self.edge_items:
                 continue
-            outputs = ",".join(str(nr) for nr in route.output_nrs)
-            multi = output_count(graph, route.source) > 1
             fanning = graph.out_degree(route.source) > 1 and route.source not in layout.stubs_of
-            item = EdgeItem(route, f"out {outputs}" if multi else "", fanning=fanning)
+            item = EdgeItem(route, self.edge_label(route), fanning=fanning)
             scene.addItem(item)
             self.edge_items[(route.source, route.target)] = item
             edges.append(item)
         return nodes, edges
+
+    def make_node_item(self, placed, data: dict) -> NodeItem:
+        """The item of one node (the Architecture view gives its own texts)."""
+        item = NodeItem(placed, self._kind(data), data["label"], node_detail(data))
+        item.cut_inputs = len(data.get("cut_inputs", ()))
+        return item
+
+    def edge_label(self, route) -> str:
+        """`out 1` on the edges of a node with several outputs (split, chunk, unbind)."""
+        if output_count(self._graph, route.source) < 2:
+            return ""
+        return "out " + ",".join(str(nr) for nr in route.output_nrs)
 
     def _build_bands(self, bands) -> None:
         nodes, edges = [], []
@@ -174,6 +184,25 @@ class GraphView(QGraphicsView):
             self.zoom_by(1.0 / self.scale_factor())
         self.centerOn(position)
         self.build_visible_items()
+
+    def follow(self, node: str) -> None:
+        """Keep `node` in view (stepping a backward): recentre, at the same zoom, only when it
+        is near the edge or outside."""
+        position = self.node_position(node)
+        if position is None:
+            return
+        area = self.mapToScene(self.viewport().rect()).boundingRect()
+        inner = area.adjusted(
+            area.width() * 0.1, area.height() * 0.1, -area.width() * 0.1, -area.height() * 0.1
+        )
+        if not inner.contains(position):
+            self.centerOn(position)
+            self.build_visible_items()
+
+    def set_marks(self, visited, matches, current: str | None) -> None:
+        """Progress and search matches on the zoomed-out overview (the items show their own)."""
+        if self.overview is not None:
+            self.overview.set_marks(visited, matches, current)
 
     def wheelEvent(self, event) -> None:
         self.zoom_by(1.15 ** (event.angleDelta().y() / 120))

@@ -66,6 +66,7 @@ class ScriptPanel(QWidget):
     workbench_requested = Signal(str)
     layout_requested = Signal(str)
     backward_recorded = Signal(object)  # the run's ScriptBackwardRecorder (its own passes)
+    architecture_requested = Signal(object)  # a ModelCall: "Architecture of model(x)"
 
     def __init__(self, workspace: Workspace, settings=None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -78,6 +79,7 @@ class ScriptPanel(QWidget):
         self.last_result: ScriptResult | None = None
         self.last_summary: RunSummary | None = None
         self._namespace: dict | None = None  # the last successful run's variables
+        self.model_calls: list = []  # the models the last successful run called
         self._source = ""
         self._started = 0.0
         self._stop_requested_at: float | None = None
@@ -106,6 +108,15 @@ class ScriptPanel(QWidget):
             action.setToolTip(f"Leaves {', '.join(example.promises)} in the workspace")
             action.triggered.connect(lambda _=False, k=example.key: self.load_example(k))
         self.examples_button.setMenu(self.examples_menu)
+        self.architecture_button = QToolButton()
+        self.architecture_button.setText("Architecture")
+        self.architecture_button.setToolTip(
+            "See the forward of a model the last run called, module by module, on its input"
+        )
+        self.architecture_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.architecture_menu = QMenu(self.architecture_button)
+        self.architecture_button.setMenu(self.architecture_menu)
+        self.architecture_button.setEnabled(False)
         self.clear_button = QPushButton("Clear output")
         self.status = QLabel()
         self.status.setObjectName("scriptStatus")
@@ -116,7 +127,8 @@ class ScriptPanel(QWidget):
         self.busy.setMaximumHeight(12)
         self.busy.setTextVisible(False)
         toolbar = QHBoxLayout()
-        for widget in (self.run_button, self.stop_button, self.examples_button, self.clear_button):
+        for widget in (self.run_button, self.stop_button, self.examples_button,
+                       self.architecture_button, self.clear_button):  # fmt: skip
             toolbar.addWidget(widget)
         toolbar.addSpacing(8)
         toolbar.addWidget(self.busy)
@@ -358,6 +370,7 @@ class ScriptPanel(QWidget):
             self.status.setText("Finished, but nothing was captured")
             return
         self.captured.show_summary(summary)
+        self._offer_architectures(result.model_calls)
         headline = summary.headline(result.duration_s)
         for note in summary.notes:
             self.output.append_line(note)
@@ -366,6 +379,14 @@ class ScriptPanel(QWidget):
             headline + (" — Edit → Undo takes the run back" if summary.rows else "")
         )
         self.status_message.emit(headline)
+
+    def _offer_architectures(self, calls) -> None:
+        self.model_calls = list(calls)
+        self.architecture_menu.clear()
+        for call in calls:
+            action = self.architecture_menu.addAction(f"Architecture of {call.text}")
+            action.triggered.connect(lambda _=False, c=call: self.architecture_requested.emit(c))
+        self.architecture_button.setEnabled(bool(calls))
 
     def _on_failed(self, result: ScriptResult) -> None:
         failure = result.failure

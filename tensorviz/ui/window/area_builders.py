@@ -60,11 +60,18 @@ def _build_graph(context: AreaContext) -> QWidget:
     return GraphPanel(context.workspace)
 
 
+def _build_architecture(context: AreaContext) -> QWidget:
+    from tensorviz.ui.forward.architecture_panel import ArchitecturePanel
+
+    return ArchitecturePanel()
+
+
 # In navigation order; each panel module is imported only when torch has loaded.
 BUILDERS: dict[str, Callable[[AreaContext], QWidget]] = {
     "workbench": _build_workbench,
     "script": _build_script,
     "layout": _build_layout,
+    "architecture": _build_architecture,
     "graph": _build_graph,
     "training": _build_training,
     "files": _build_files,
@@ -90,6 +97,7 @@ def link_new_panel(key: str, panel: QWidget, window) -> None:
     if key == "workbench":  # the selected tensor is the one the Memory layout shows
         panel.selection_changed.connect(show_in_layout)
         show_in_layout(panel.selected or "")
+        link_workbench_to_models(panel, window)
     elif key == "files":  # a tensor sent from a file is shown in the Memory layout
         panel.tensors_sent.connect(lambda names: show_in_layout(names[0]))
         from tensorviz.ui.diff.compare_links import link_files_panel
@@ -103,6 +111,16 @@ def link_new_panel(key: str, panel: QWidget, window) -> None:
         panel.show_tensor(window.tensor_in_focus)
     elif key == "script":  # a captured tensor opens in the area the user asked for
         link_script_panel(panel, window, show_in_layout)
+    elif key == "architecture":  # "Backward graph" opens the Autograd graph of its output
+
+        def show_backward(request) -> None:
+            window.panel("graph").show_forward(*request)
+            window.show_area("graph")
+
+        panel.backward_requested.connect(show_backward)
+        link_backward_to_forward(window)
+    elif key == "graph":
+        link_backward_to_forward(window)
     elif key == "training":  # Training's loss graph opens in the Autograd graph area
 
         def open_loss_graph(tensors: dict) -> None:
@@ -134,8 +152,66 @@ def link_script_panel(panel, window, show_in_layout: Callable[[str], None]) -> N
 
     panel.graph_requested.connect(open_graph)
     panel.backward_recorded.connect(hand_passes_to_graph)
+    panel.architecture_requested.connect(lambda call: open_architecture(window, call))
     panel.workbench_requested.connect(open_workbench)
     panel.layout_requested.connect(open_layout)
+
+
+def open_architecture(window, call) -> None:
+    """ "Architecture of model(x)": the Architecture area records that call of the script's."""
+    from tensorviz.core.forward.presets import ForwardSubject
+
+    def subject():
+        return ForwardSubject(call.module, call.args, call.text)
+
+    panel = window.panel("architecture")
+    panel.add_subject(f"script:{call.name}", f"script: {call.text}", subject)
+    panel.show_subject(f"script:{call.name}")
+    window.show_area("architecture")
+
+
+def model_call_of(window, name: str):
+    """The script's model call a workspace tensor belongs to (`model[0].weight` → model(x))."""
+    script = window.built_panel("script")
+    workspace = window.context.workspace
+    if script is None or not name or name not in workspace:
+        return None
+    provenance = workspace.entry(name).provenance
+    path = str(provenance.params.get("path", "")) if provenance.op == "script" else ""
+    head = path.split(".", 1)[0].split("[", 1)[0]
+    return next((c for c in script.model_calls if c.name == head and path != head), None)
+
+
+def link_workbench_to_models(panel, window) -> None:
+    """A parameter of a model the script called offers that model's architecture."""
+
+    def offer(name: str) -> None:
+        call = model_call_of(window, name)
+        panel.offer_architecture(f"Architecture of {call.text}" if call else "")
+
+    def open_selected() -> None:
+        call = model_call_of(window, panel.selected or "")
+        if call is not None:
+            open_architecture(window, call)
+
+    panel.selection_changed.connect(offer)
+    panel.architecture_requested.connect(open_selected)
+
+
+def link_backward_to_forward(window) -> None:
+    """A backward node clicked in the Autograd graph selects the forward op that made it (found
+    by the output tensor's grad_fn, which core tags); connected once both panels exist."""
+    forward, backward = window.built_panel("architecture"), window.built_panel("graph")
+    if forward is None or backward is None or getattr(window, "_forward_linked", False):
+        return
+    window._forward_linked = True
+
+    def show_forward(serial: int, node: str) -> None:
+        if forward.select_recorded(serial, node):
+            window.statusBar().showMessage("The op that made this node is selected in the "
+                                           "Architecture area", 5000)  # fmt: skip
+
+    backward.forward_op_selected.connect(show_forward)
 
 
 def default_context(

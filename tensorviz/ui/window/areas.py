@@ -64,6 +64,18 @@ AREAS: tuple[AreaSpec, ...] = (
         built=True,
     ),
     AreaSpec(
+        "architecture",
+        "Architecture",
+        "architecture.svg",
+        "What a model computes, module by module: shapes between layers, repeats folded.",
+        (
+            "Every module call and torch op of a real forward, shapes and dtypes on the edges",
+            "Repeated blocks folded (GPT2Block × 12), a depth control, boxes that open",
+            "Models on the meta device: a 70B architecture with no memory",
+        ),
+        built=True,
+    ),
+    AreaSpec(
         "graph",
         "Autograd graph",
         "graph.svg",

@@ -139,6 +139,22 @@ def _stage_graph(window: MainWindow, app: QApplication, out_dir: Path) -> list[P
     return [path]
 
 
+def _stage_architecture(window: MainWindow, app: QApplication, out_dir: Path) -> list[Path]:
+    """The TransformerEncoder preset folded (Layer × 4), then a 70B Llama shape on meta."""
+    panel = window.panel("architecture")
+    window.show_area("architecture")
+    written = [out_dir / "architecture.png", out_dir / "architecture_meta.png"]
+    _wait_for(lambda: panel.current is not None, 120_000)
+    panel.select_item(next(iter(panel.current.architecture.record.calls)))
+    app.processEvents()
+    window.grab().save(str(written[0]))
+    panel.show_subject("preset:llama70b")
+    _wait_for(lambda: panel.current is not None, 300_000)
+    app.processEvents()
+    window.grab().save(str(written[1]))
+    return written
+
+
 def _stage_files(window: MainWindow, app: QApplication, out_dir: Path) -> list[Path]:
     """A small checkpoint: a state dict with tied weights, optimizer settings and a saved view."""
     import torch
@@ -263,6 +279,7 @@ def take_screenshots(out_dir: Path) -> list[Path]:
 
         written += stage_compare(window, app, out_dir, _wait_for)
         written += _stage_graph(window, app, out_dir)
+        written += _stage_architecture(window, app, out_dir)
         written += _stage_script(window, app, out_dir)  # late: its example rebinds x
         written += _stage_learner(window, app, out_dir)
         about = window.show_about()

@@ -9,6 +9,7 @@ from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QInputDialog,
     QMessageBox,
+    QPushButton,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -43,6 +44,7 @@ from tensorviz.ui.workbench.workspace_list import WorkspaceListModel
 class WorkbenchPanel(QWidget):
     status_message = Signal(str)
     selection_changed = Signal(str)  # the selected workspace name ("" for none)
+    architecture_requested = Signal()  # the offered "Architecture of model(x)" was clicked
 
     def __init__(self, workspace: Workspace, devices: list[str] | None = None, parent=None):
         super().__init__(parent)
@@ -84,6 +86,11 @@ class WorkbenchPanel(QWidget):
         card_layout = QVBoxLayout(card)
         card_layout.setContentsMargins(0, 0, 0, 0)
         card_layout.addWidget(self.error_panel)
+        self.architecture_button = QPushButton()  # shown for a parameter of a script's model
+        self.architecture_button.setToolTip("Open the forward of the model this tensor belongs to")
+        self.architecture_button.clicked.connect(self.architecture_requested)
+        self.architecture_button.hide()
+        card_layout.addWidget(self.architecture_button, 0, Qt.AlignmentFlag.AlignLeft)
         card_layout.addWidget(self.identity, 1)
         card_layout.addWidget(self.index_picture)
         card_scroll = self.card_scroll = scrolling(card)
@@ -112,6 +119,11 @@ class WorkbenchPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(outer)
+
+    def offer_architecture(self, text: str) -> None:
+        """Show (text) or hide ("") the button to a model's architecture."""
+        self.architecture_button.setText(text)
+        self.architecture_button.setVisible(bool(text))
 
     def _connect(self) -> None:
         self.list_view.selectionModel().currentChanged.connect(self._on_current_changed)
