@@ -1,0 +1,180 @@
+"""Honest words about what torch itself would do with a pickle we read without running it.
+
+* the globals `torch.load(weights_only=True)` refuses (torch's own allow-list decides), and
+  whether its weights-only unpickler can read the pickle's opcodes at all (it reads a subset of
+  protocol 2: its opcode list is read from torch, not written here);
+* the calls a plain `torch.load(weights_only=False)` would make (every recorded CallStandIn);
+* when nothing would be called and every refused global is a data class, the exact
+  `torch.serialization.safe_globals([...])` lines that load the file in the user's own code.
+"""
+
+from __future__ import annotations
+
+import pickle
+import pickletools
+from dataclasses import dataclass, field
+
+from tensorviz.core.files.data_types import torch_allowed_names
+from tensorviz.core.files.stand_ins import CallStandIn
+
+BLOCKED_MODULES = {"sys", "os", "posix", "nt"}  # torch never allows these, whatever the user says
+SPECIAL_FORMS = {"builtins.getattr", "copyreg._reconstructor", "copyreg.__newobj__",
+                 "copyreg.__newobj_ex__"}  # fmt: skip
+
+
+def torch_opcodes() -> set[str]:
+    """The opcode names torch's weights-only unpickler implements (the ones it imports)."""
+    from torch import _weights_only_unpickler as weights_only
+
+    codes = {v for v in vars(weights_only).values() if isinstance(v, bytes) and len(v) == 1}
+    return {k for k, v in vars(pickle).items() if k.isupper() and isinstance(v, bytes)
+            and v in codes}  # fmt: skip
+
+
+def unsupported_opcodes(data: bytes) -> list[str]:
+    """Opcodes of this pickle that torch's weights-only unpickler stops at (pickletools reads
+    them; nothing is built)."""
+    known, found = torch_opcodes(), {}
+    try:
+        for opcode, _arg, _pos in pickletools.genops(data):
+            if opcode.name not in known:
+                found.setdefault(opcode.name, None)
+    except Exception:  # noqa: BLE001 — our own reader already judged the pickle
+        pass
+    return list(found)
+
+
+@dataclass
+class SafetyReport:
+    """What torch would do with the pickles of one file (or of a folder's files, merged)."""
+
+    globals_seen: dict[str, tuple[str, str]] = field(default_factory=dict)
+    known: dict[str, object] = field(default_factory=dict)  # the data types we built for real
+    calls: list[CallStandIn] = field(default_factory=list)
+    object_classes: list[str] = field(default_factory=list)
+    opcodes: list[str] = field(default_factory=list)  # ones weights_only cannot read
+    protocol: int = 0
+    where: dict[int, str] = field(default_factory=dict)  # id(call) → file it is in (folders)
+
+    @classmethod
+    def of(cls, unpicklers, opcodes: list[str] | None = None, where: str = "") -> SafetyReport:
+        report = cls(opcodes=list(opcodes or []))
+        for unpickler in unpicklers:
+            report.globals_seen.update(unpickler.globals_seen)
+            report.known.update(
+                {n: unpickler.known[n] for n in unpickler.globals_seen if n in unpickler.known}
+            )
+            report.calls += [c for c in unpickler.calls if not c.problem]
+            report.object_classes += [o.class_name for o in unpickler.objects]
+            report.protocol = max(report.protocol, unpickler.protocol)
+        report.object_classes = list(dict.fromkeys(report.object_classes))
+        report.where = {id(c): where for c in report.calls}
+        return report
+
+    def merge(self, other: SafetyReport) -> None:
+        self.globals_seen.update(other.globals_seen)
+        self.known.update(other.known)
+        self.calls += other.calls
+        self.object_classes = list(dict.fromkeys(self.object_classes + other.object_classes))
+        self.opcodes = list(dict.fromkeys(self.opcodes + other.opcodes))
+        self.protocol = max(self.protocol, other.protocol)
+        self.where.update(other.where)
+
+    @property
+    def refused_globals(self) -> list[str]:
+        """What torch.load(weights_only=True) refuses, in the order the pickle names them."""
+        allowed = torch_allowed_names()
+        return [name for name in self.globals_seen if name not in allowed]
+
+    @property
+    def runs_code(self) -> bool:
+        return bool(self.calls)
+
+    def call_texts(self, limit: int = 160) -> list[str]:
+        texts = []
+        for call in self.calls:
+            where = self.where.get(id(call))
+            texts.append(f"{where}: {call.text(limit)}" if where else call.text(limit))
+        return texts
+
+    def safe_globals_code(self, path: str) -> str | None:
+        """The lines that load this file with weights_only=True, or None when there are calls,
+        a special form, a blocked module, an opcode torch cannot read, or nothing to allow."""
+        refused = self.refused_globals
+        if self.calls or self.opcodes or not refused:
+            return None
+        entries, modules = [], set()
+        for name in refused:
+            module, qualname = self.globals_seen[name]
+            if name in SPECIAL_FORMS or module.split(".")[0] in BLOCKED_MODULES or "<" in name:
+                return None
+            real = self.known.get(name)
+            if real is None and name not in self.object_classes:
+                return None  # named but neither built nor a class of an object: not data
+            real_module = getattr(real, "__module__", None) or module
+            real_qualname = getattr(real, "__qualname__", None) or qualname
+            if real_module.startswith("tensorviz"):  # our wrapper of the library's function
+                real_module, real_qualname = module, qualname
+            expression = f"{real_module}.{real_qualname}"
+            modules.add(real_module)
+            entries.append(expression if expression == name else f'({expression}, "{name}")')
+        imports = ", ".join(sorted(modules | {"torch"}))
+        return (
+            f"import {imports}\n"
+            f"with torch.serialization.safe_globals([{', '.join(entries)}]):\n"
+            f"    checkpoint = torch.load({path!r}, weights_only=True)"
+        )
+
+    def unknown_classes(self) -> list[str]:
+        """Classes of objects that tensorviz does not know as data types (the user's own)."""
+        return [name for name in self.object_classes
+                if name not in self.known and not name.startswith("torch.")]  # fmt: skip
+
+    def sentences(self, path: str) -> list[str]:
+        """The words the CLI prints and the Files area shows (one source for both)."""
+        words = []
+        if self.calls:
+            n = len(self.calls)
+            words.append(
+                f"A plain torch.load(weights_only=False) of this file would make {n} call"
+                f"{'s' if n > 1 else ''}: {'; '.join(self.call_texts(100)[:5])}"
+                f"{' …' if n > 5 else ''}. tensorviz recorded {'them' if n > 1 else 'it'} "
+                "and called nothing."
+            )
+        refused = self.refused_globals
+        if refused:
+            shown = ", ".join(refused[:8]) + (f" and {len(refused) - 8} more" if len(refused) > 8
+                                              else "")  # fmt: skip
+            words.append(f"torch.load(weights_only=True) refuses it: it names {shown}, which "
+                         "torch's allow-list does not hold.")  # fmt: skip
+        if self.opcodes:
+            words.append(
+                f"torch.load(weights_only=True) cannot read this pickle at all (protocol "
+                f"{self.protocol}): torch's weights-only unpickler lacks the opcodes "
+                f"{', '.join(self.opcodes[:4])}."
+            )
+        code = self.safe_globals_code(path)
+        if code:
+            unknown = self.unknown_classes()
+            trust = (f" Only if you trust {', '.join(unknown)}: torch then makes their objects"
+                     " and runs their __setstate__." if unknown else "")  # fmt: skip
+            words.append("Every global it names is a data class; to load it in your own code: "
+                         f"{code.replace(chr(10), ' ⏎ ')}.{trust}")  # fmt: skip
+        return words
+
+    def to_json(self, path: str) -> dict:
+        return {
+            "refused_by_weights_only": self.refused_globals,
+            "weights_only_missing_opcodes": list(self.opcodes),
+            "calls": [
+                {
+                    "callable": c.callable_name,
+                    "text": c.text(),
+                    "danger": c.danger,
+                    "file": self.where.get(id(c)) or None,
+                }
+                for c in self.calls
+            ],  # fmt: skip
+            "object_classes": list(self.object_classes),
+            "safe_globals_code": self.safe_globals_code(path),
+        }
