@@ -82,6 +82,7 @@ def read_dcp(folder: str) -> FileContent:
     content = FileContent("dcp", obj={}, stamps={metadata_path: stamp_now(metadata_path)})
     loaded = read_legacy(metadata_path)
     content.safety = SafetyReport.of(loaded.unpicklers, where=".metadata")
+    content.safety.loader = "dcp.load"
     metadata = loaded.obj
     if not (isinstance(metadata, ObjectStandIn) and metadata.class_name.endswith(".Metadata")):
         raise TensorFileError("The .metadata file is not a torch.distributed.checkpoint Metadata.")
@@ -104,6 +105,8 @@ def read_dcp(folder: str) -> FileContent:
             (tuple(planner[k[0]]) if _nested_path(planner.get(k[0])) else k): v
             for k, v in content.sources.items()
         }
+    if content.safety.calls:  # shown in the tree too, wherever in .metadata they hide
+        content.obj["(calls in .metadata)"] = list(content.safety.calls)
     files = sorted({Path(c.path).name for cs in places.values() for c in cs})
     tensors = sum(isinstance(v, torch.Tensor) for v in flat.values())
     content.notes.append(
@@ -192,7 +195,9 @@ def _bytes_item(fqn: str, chunks: list[Chunk], content: FileContent):
     except TensorFileError as problem:
         return MissingEntry(f"a saved value that cannot be read: {problem}")
     content.records.update(loaded.records)
-    content.safety.merge(SafetyReport.of(loaded.unpicklers, where=Path(chunk.path).name))
+    item = SafetyReport.of(loaded.unpicklers, where=Path(chunk.path).name)
+    item.loader = "dcp.load"
+    content.safety.merge(item)
     return loaded.obj
 
 

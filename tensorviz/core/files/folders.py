@@ -119,7 +119,7 @@ def _merge(content: FileContent, part: FileContent, where: str) -> None:
     content.notes += [f"{where}: {note}" for note in part.notes]
     for call in part.safety.calls:
         part.safety.where.setdefault(id(call), where)
-    content.safety.merge(part.safety)
+    content.safety.merge(part.safety, where)
     if part.metadata:
         content.metadata = {**(content.metadata or {}), where: part.metadata}
 
@@ -207,7 +207,7 @@ def mark_sources(result) -> None:
         return
     for node in walk(result.root):
         part = content_parts.get(node.access)
-        if part is not None and node.kind not in ("tensor", "missing"):
+        if part is not None and node.kind not in ("tensor", "missing", "group"):
             node.kind, node.value_text = "file", part.label
         if node.kind == "tensor":
             node.source = _source_of(node.access, content_parts, sources)

@@ -63,6 +63,8 @@ def _from_pickle(content: FileContent, loaded: LoadedPickle) -> FileContent:
     for unpickler in loaded.unpicklers:
         content.notes += [f"{p}." for p in dict.fromkeys(unpickler.problems)][:5]
     content.safety = SafetyReport.of(loaded.unpicklers, loaded.weights_only_opcodes)
+    if content.format == "torchscript":
+        content.safety.loader = "torch.jit.load"
     return content
 
 

@@ -231,8 +231,9 @@ class CallStandIn(RecordedState):
 
     def text(self, limit: int = 160) -> str:
         """`posix.system('touch /tmp/x')` — arguments shown short, never all of a big value."""
-        parts = [short_repr(a) for a in self.args]
-        parts += [f"{k}={short_repr(v)}" for k, v in self.kwargs.items()]
+        each = max(60, limit - len(self.callable_name) - 4)
+        parts = [short_repr(a, each) for a in self.args]
+        parts += [f"{k}={short_repr(v, each)}" for k, v in self.kwargs.items()]
         text = f"{self.callable_name}({', '.join(parts)})"
         return text if len(text) <= limit else text[: limit - 2] + "…)"
 

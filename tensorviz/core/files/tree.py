@@ -112,6 +112,12 @@ class _Builder:
                 for key, value in obj.items():
                     self.attach(node, self.node(_key_name(key), value, (*access, key), depth))
             return node
+        if (
+            isinstance(obj, list | tuple | deque)
+            and len(obj) > 16
+            and all(isinstance(v, int | float | bool | str | None) for v in obj)
+        ):  # a random state, a list of ids: one value row, not hundreds
+            return Node(name, "value", access, value_text=value_text(obj), value=obj)
         if isinstance(obj, list | tuple | deque) and len(obj) <= MAX_CHILDREN:
             kind = "tuple" if isinstance(obj, tuple) else "list"
             node = Node(name, kind, access)
@@ -229,6 +235,9 @@ def value_text(obj) -> str:
         if obj.size <= 8 and obj.dtype.kind in "biufc":
             text += f": {np.array2string(obj, separator=', ')}"
         return text
+    if isinstance(obj, list | tuple) and obj and all(isinstance(v, int | float) for v in obj[:8]):
+        head = ", ".join(map(repr, obj[:6]))
+        return f"{type(obj).__name__} of {len(obj):,} numbers: {head}, …"
     if isinstance(obj, Mapping | list | tuple | set | frozenset | deque):
         return f"{type(obj).__name__} of {len(obj):,} items"
     if isinstance(obj, str | bytes) and len(obj) > 200:

@@ -9,6 +9,7 @@ before anything is allocated, so a hostile length is one sentence, not a gigabyt
 
 from __future__ import annotations
 
+import _compat_pickle
 import struct
 
 import torch
@@ -123,12 +124,11 @@ class SafeUnpickler:
         return items
 
     def _find_class(self, module: str, name: str):
-        from torch._utils import IMPORT_MAPPING, NAME_MAPPING
-
-        if (module, name) in NAME_MAPPING:
-            module, name = NAME_MAPPING[(module, name)]
-        elif module in IMPORT_MAPPING:
-            module = IMPORT_MAPPING[module]
+        if self.protocol < 3:  # Python 2 names, mapped as pickle.load maps them (fix_imports)
+            if (module, name) in _compat_pickle.NAME_MAPPING:
+                module, name = _compat_pickle.NAME_MAPPING[(module, name)]
+            elif module in _compat_pickle.IMPORT_MAPPING:
+                module = _compat_pickle.IMPORT_MAPPING[module]
         full = f"{module}.{name}"
         self.globals_seen.setdefault(full, (module, name))
         if full in self.known:

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import os
 import pickle
 import pickletools
 from dataclasses import dataclass, field
@@ -17,6 +18,11 @@ from dataclasses import dataclass, field
 from tensorviz.core.files.data_types import torch_allowed_names
 from tensorviz.core.files.stand_ins import CallStandIn
 
+LOADER_WORDS = {
+    "torch.load": "A plain torch.load(weights_only=False) of this file",
+    "dcp.load": "torch.distributed.checkpoint.load (it reads .metadata with a plain pickle.load)",
+    "torch.jit.load": "A plain pickle.load of the archive's data",
+}
 BLOCKED_MODULES = {"sys", "os", "posix", "nt"}  # torch never allows these, whatever the user says
 SPECIAL_FORMS = {"builtins.getattr", "copyreg._reconstructor", "copyreg.__newobj__",
                  "copyreg.__newobj_ex__"}  # fmt: skip
@@ -55,6 +61,8 @@ class SafetyReport:
     opcodes: list[str] = field(default_factory=list)  # ones weights_only cannot read
     protocol: int = 0
     where: dict[int, str] = field(default_factory=dict)  # id(call) → file it is in (folders)
+    loader: str = "torch.load"  # what would read it: "torch.load", "dcp.load", "torch.jit.load"
+    parts: list[tuple[str, SafetyReport]] = field(default_factory=list)  # a folder's files
 
     @classmethod
     def of(cls, unpicklers, opcodes: list[str] | None = None, where: str = "") -> SafetyReport:
@@ -71,7 +79,12 @@ class SafetyReport:
         report.where = {id(c): where for c in report.calls}
         return report
 
-    def merge(self, other: SafetyReport) -> None:
+    def merge(self, other: SafetyReport, where: str = "") -> None:
+        """Add a file's report (a folder's file, or a part of one file when `where` is "")."""
+        if where:
+            self.parts += [
+                (f"{where}/{w}" if w else where, r) for w, r in other.parts or [("", other)]
+            ]
         self.globals_seen.update(other.globals_seen)
         self.known.update(other.known)
         self.calls += other.calls
@@ -101,7 +114,7 @@ class SafetyReport:
         """The lines that load this file with weights_only=True, or None when there are calls,
         a special form, a blocked module, an opcode torch cannot read, or nothing to allow."""
         refused = self.refused_globals
-        if self.calls or self.opcodes or not refused:
+        if self.calls or self.opcodes or not refused or self.loader != "torch.load" or self.parts:
             return None
         entries, modules = [], set()
         for name in refused:
@@ -132,15 +145,20 @@ class SafetyReport:
 
     def sentences(self, path: str) -> list[str]:
         """The words the CLI prints and the Files area shows (one source for both)."""
+        if self.parts:
+            return [f"{where}: {line}" for where, part in self.parts
+                    for line in part.sentences(os.path.join(path, where))]  # fmt: skip
         words = []
         if self.calls:
             n = len(self.calls)
             words.append(
-                f"A plain torch.load(weights_only=False) of this file would make {n} call"
+                f"{LOADER_WORDS[self.loader]} would make {n} call"
                 f"{'s' if n > 1 else ''}: {'; '.join(self.call_texts(100)[:5])}"
                 f"{' …' if n > 5 else ''}. tensorviz recorded {'them' if n > 1 else 'it'} "
                 "and called nothing."
             )
+        if self.loader != "torch.load":
+            return words  # torch.load(weights_only=...) is not how these files are loaded
         refused = self.refused_globals
         if refused:
             shown = ", ".join(refused[:8]) + (f" and {len(refused) - 8} more" if len(refused) > 8

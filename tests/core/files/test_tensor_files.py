@@ -101,7 +101,7 @@ def test_huge_non_tensor_values_are_summarised_not_expanded(tmp_path):
     torch.save({"ids": list(range(20_000)), "text": "x" * 5000, "w": torch.ones(1)}, path)
     result = inspect_file(path)
     values = {child.name: child.value_text for child in result.root.children}
-    assert values["ids"] == "list of 20,000 items"
+    assert values["ids"] == "list of 20,000 numbers: 0, 1, 2, 3, 4, 5, …"
     assert values["text"].endswith("(5,000 long)") and len(values["text"]) < 260
 
 
