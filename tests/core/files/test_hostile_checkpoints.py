@@ -19,6 +19,7 @@ from tensorviz.app import main
 from tensorviz.core.files.inspection import inspect_file
 from tensorviz.core.files.tree import walk
 
+pytestmark = pytest.mark.filterwarnings("ignore:torch.distributed is disabled")
 SYSTEM = f"{os.system.__module__}.system"
 
 
