@@ -18,6 +18,7 @@ import torch
 
 from tensorviz.core.atomic_files import write_stream_atomically
 from tensorviz.core.files.file_errors import TensorFileError
+from tensorviz.core.files.quoting import quoted
 from tensorviz.core.files.safetensors_format import (
     SAFETENSORS_FIX,
     safetensors_problems,
@@ -88,7 +89,7 @@ def _zip_kind(path) -> str:
             names = archive.namelist()
     except Exception:  # noqa: BLE001 — BadZipFile, NotImplementedError (a newer zip), ...
         raise TensorFileError(
-            "The zip archive is damaged or truncated (its directory cannot be read)."
+            "The zip archive is damaged or truncated: its directory cannot be read."
         ) from None
     if names and all(n.endswith(".npy") for n in names):
         return "npz"
@@ -173,8 +174,9 @@ def _npz_tensors(path, notes: list[str]) -> dict[str, torch.Tensor]:
 
 
 def _one_line(error: BaseException) -> str:
+    """The first line of a library's message, escaped and short (it may quote the file)."""
     text = str(error).strip().splitlines()
-    return text[0] if text else type(error).__name__
+    return quoted(text[0], 160, quote=False) if text else type(error).__name__
 
 
 def _explain_load_error(error: BaseException) -> str:

@@ -130,6 +130,9 @@ def _inspect(result: FileInspection) -> None:
     except RecursionError:
         result.error = "The file nests its contents deeper than Python can follow."
         return
+    except Exception as error:  # noqa: BLE001 — whatever a damaged file does: one sentence
+        result.error = f"The file could not be read: {type(error).__name__}: {_first_line(error)}"
+        return
     _take(result, content)
     try:
         _describe(result)

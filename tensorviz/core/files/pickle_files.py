@@ -130,14 +130,45 @@ class _NoData:
 # --- the zip format ------------------------------------------------------------------------------
 
 
-def open_zip_reader(source):
-    """torch's own zip reader (it reads only the directory and the records asked for)."""
-    try:
-        return torch._C.PyTorchFileReader(source)
-    except Exception:  # noqa: BLE001 — torch's message is C++ noise; ours is one sentence
-        raise TensorFileError(
-            "The zip archive is damaged or truncated: its directory cannot be read."
-        ) from None
+class ZipRecords:
+    """torch's own zip reader (it reads only the directory and the records asked for), each of
+    its failures — C++ messages of many lines — turned into one sentence."""
+
+    def __init__(self, source) -> None:
+        try:
+            self._reader = torch._C.PyTorchFileReader(source)
+        except Exception:  # noqa: BLE001
+            raise TensorFileError(
+                "The zip archive is damaged or truncated: its directory cannot be read."
+            ) from None
+
+    def _ask(self, what: str, *args):
+        try:
+            return getattr(self._reader, what)(*args)
+        except Exception:  # noqa: BLE001
+            name = f" {args[0]}" if args else ""
+            raise TensorFileError(
+                f"The zip archive is damaged: its record{name} cannot be read."
+            ) from None
+
+    def has_record(self, name: str) -> bool:
+        return self._ask("has_record", name)
+
+    def get_record(self, name: str) -> bytes:
+        return bytes(self._ask("get_record", name))
+
+    def get_record_size(self, name: str) -> int:
+        return self._ask("get_record_size", name)
+
+    def get_record_offset(self, name: str) -> int:
+        return self._ask("get_record_offset", name)
+
+    def get_all_records(self) -> list[str]:
+        return self._ask("get_all_records")
+
+
+def open_zip_reader(source) -> ZipRecords:
+    return ZipRecords(source)
 
 
 def read_zip_pickle(
@@ -164,10 +195,7 @@ def read_zip_pickle(
         return path, base + reader.get_record_offset(name)
 
     storages = FileStorages(path, place, swap, loaded)
-    try:
-        data = bytes(reader.get_record(pickle_name))
-    except Exception:  # noqa: BLE001
-        raise TensorFileError(f"The archive's {pickle_name} cannot be read (damaged).") from None
+    data = reader.get_record(pickle_name)
     loaded.obj = _unpickle(data, storages, loaded)
     loaded.weights_only_opcodes = unsupported_opcodes(data)
     return loaded

@@ -6,7 +6,6 @@ that code and run it when the module is called; tensorviz only shows it.
 
 from __future__ import annotations
 
-from tensorviz.core.files.file_errors import TensorFileError
 from tensorviz.core.files.pickle_files import LoadedPickle, open_zip_reader, read_zip_pickle
 from tensorviz.core.files.tree import TextFile
 
@@ -34,10 +33,7 @@ def read_torchscript(path: str, source) -> LoadedPickle:
             if size > MAX_CODE_BYTES:
                 code[name.removeprefix("code/")] = TextFile(f"(not shown: {size:,} bytes)", size)
                 continue
-            try:
-                text = bytes(reader.get_record(name)).decode("utf-8", "replace")
-            except Exception:  # noqa: BLE001
-                raise TensorFileError(f"The archive's {name} cannot be read (damaged).") from None
+            text = reader.get_record(name).decode("utf-8", "replace")
             code[name.removeprefix("code/")] = TextFile(text, size)
     content["code"] = code
     result.obj = content
