@@ -92,8 +92,8 @@ class FileInspection:
     def shared_groups(self) -> list[StorageGroupInfo]:
         return [g for g in self.storages if len(g.members) > 1]
 
-    def safety_sentences(self) -> list[str]:
-        return self.safety.sentences(self.path)
+    def safety_sentences(self, with_code: bool = True) -> list[str]:
+        return self.safety.sentences(self.path, with_code)
 
     def to_json(self) -> dict:
         return inspection_json(self)

@@ -247,3 +247,38 @@ def value_text(obj) -> str:
     except Exception:  # noqa: BLE001 — a value whose repr fails is still a row
         text = f"<{type(obj).__name__}>"
     return text if len(text) <= 200 else text[:199] + "…"
+
+
+COUNTER_ROWS = 8  # a tensor-free subtree with more rows than this starts collapsed
+
+
+def starts_collapsed(node: Node) -> bool:
+    """Long runs of plain values (Lightning's `loops` counters, an optimizer's param_groups, a
+    config) start collapsed, so the tensors are in sight; a subtree with a tensor or a call in it
+    never hides it."""
+    if not node.children:
+        return True
+    if node.tensor_count or node.kind == "call":
+        return False
+    rows = 0
+    for below in walk(node):
+        if below.kind == "call":
+            return False
+        rows += 1
+    return rows - 1 > COUNTER_ROWS
+
+
+def expanded_by_default(root: Node, budget: int = 2000) -> list[Node]:
+    """The nodes to show expanded when a file opens, in tree order, at most `budget` rows shown:
+    everything except what starts collapsed, shallowest first."""
+    chosen, shown, level = [], 1, [root]
+    while level and shown < budget:
+        following = []
+        for node in level:
+            if starts_collapsed(node) or shown + len(node.children) > budget:
+                continue
+            chosen.append(node)
+            shown += len(node.children)
+            following += node.children
+        level = following
+    return chosen

@@ -143,11 +143,12 @@ class SafetyReport:
         return [name for name in self.object_classes
                 if name not in self.known and not name.startswith("torch.")]  # fmt: skip
 
-    def sentences(self, path: str) -> list[str]:
-        """The words the CLI prints and the Files area shows (one source for both)."""
+    def sentences(self, path: str, with_code: bool = True) -> list[str]:
+        """The words the CLI prints and the Files area shows (one source for both); without
+        `with_code` the safe_globals lines are only announced (the Files area copies them)."""
         if self.parts:
             return [f"{where}: {line}" for where, part in self.parts
-                    for line in part.sentences(os.path.join(path, where))]  # fmt: skip
+                    for line in part.sentences(os.path.join(path, where), with_code)]  # fmt: skip
         words = []
         if self.calls:
             n = len(self.calls)
@@ -176,8 +177,10 @@ class SafetyReport:
             unknown = self.unknown_classes()
             trust = (f" Only if you trust {', '.join(unknown)}: torch then makes their objects"
                      " and runs their __setstate__." if unknown else "")  # fmt: skip
-            words.append("Every global it names is a data class; to load it in your own code: "
-                         f"{code.replace(chr(10), ' ⏎ ')}.{trust}")  # fmt: skip
+            how = f": {code.replace(chr(10), ' ⏎ ')}." if with_code else (
+                " with torch.serialization.safe_globals([...]) around torch.load.")  # fmt: skip
+            words.append(f"Every global it names is a data class; load it in your own code{how}"
+                         f"{trust}")  # fmt: skip
         return words
 
     def to_json(self, path: str) -> dict:
