@@ -186,7 +186,8 @@ def _warning_notes(caught) -> list[str]:
 
 def _describe(result: FileInspection) -> None:
     """The tree, each entry's facts and the storages they share."""
-    result.root = build_tree(result.loaded)
+    folder = os.path.isdir(result.path)
+    result.root = build_tree(result.loaded, f"{Path(result.path).name}/" if folder else "(file)")
     result.entries = [node for node in walk(result.root) if node.kind == "tensor"]
     result.storages = share_storages(
         result.entries, lambda a: value_at(result.loaded, a), result.file_offsets

@@ -92,7 +92,7 @@ def _other_rows(node: Node) -> list[tuple[str, str]]:
         rows += [("type", kind), ("value", _long_text(node.value, node.value_text))]
     elif node.kind == "missing":
         rows.append(("why", node.value_text))
-    if node.kind not in ("value", "global", "missing", "text"):
+    if node.kind not in ("value", "global", "missing", "text", "call"):
         rows.append(("bytes on disk", f"{node.total_bytes:,} (each storage counted once)"))
     return rows
 

@@ -31,7 +31,7 @@ from tensorviz.core.files.inspection import (
     tensor_nodes_below,
 )
 from tensorviz.core.files.text import explain_file_error, format_bytes, workspace_entries
-from tensorviz.core.files.tree import expanded_by_default
+from tensorviz.core.files.tree import expanded_by_default, walk
 from tensorviz.core.tensors.workspace import Workspace, WorkspaceError
 from tensorviz.ui.files.file_details import FileDetails
 from tensorviz.ui.files.file_jobs import FileJobRelay, OpenFileJob, StatisticsJob
@@ -131,7 +131,7 @@ class FilesPanel(QWidget):
         splitter.addWidget(self.tabs)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
-        splitter.setSizes([380, 380])
+        splitter.setSizes([480, 280])
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
         layout.addWidget(self.error_panel)
@@ -225,7 +225,15 @@ class FilesPanel(QWidget):
             notes = [*inspection.notes]
             if shared:
                 notes.append(f"{len(shared)} storage(s) shared between entries (highlighted).")
-            self.notes.setText(escape(f"{inspection.format_label} · " + " ".join(notes)))
+            self.notes.setText(
+                escape(
+                    " · ".join(
+                        [inspection.format_label, " ".join(notes)]
+                        if notes
+                        else [inspection.format_label]
+                    )
+                )
+            )
             self._expand_and_size()
             self.tree.setCurrentIndex(self.model.index(0, 0))
         self._show_details()
@@ -236,9 +244,10 @@ class FilesPanel(QWidget):
         and Sharing columns to what they show."""
         for node in expanded_by_default(self.model.inspection.root):
             self.tree.expand(self.model.index_of_node(node))
-        header = self.tree.header()
-        name = self.tree.sizeHintForColumn(0) + 24
-        header.resizeSection(0, max(150, min(name, int(self.tree.width() * 0.45))))
+        header, width = self.tree.header(), self.tree.width()
+        for column, least, share in ((0, 150, 0.4), (1, 130, 0.3)):
+            wanted = self.tree.sizeHintForColumn(column) + 24
+            header.resizeSection(column, max(least, min(wanted, int(width * share))))
         wanted = self.tree.sizeHintForColumn(3) + 12
         header.resizeSection(3, max(160, min(wanted, 380)))
 
@@ -249,9 +258,11 @@ class FilesPanel(QWidget):
         return [self.model.node(index) for index in rows]
 
     def select_entry(self, key: str) -> None:
-        """Select the tensor entry whose key (e.g. "['model']['0.weight']") is given."""
+        """Select the entry whose key (e.g. "['model']['0.weight']") is given: a tensor, or any
+        other row (a value, an object, a call)."""
         inspection = self.model.inspection
-        node = next(n for n in inspection.entries if n.key_text() == key)
+        rows = [*inspection.entries, *walk(inspection.root)]
+        node = next(n for n in rows if n.key_text() == key and n.kind != "group")
         index = self.model.index_of_node(node)
         self.tree.scrollTo(index)
         flags = QItemSelectionModel.SelectionFlag.ClearAndSelect
