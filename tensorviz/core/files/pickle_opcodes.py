@@ -1,8 +1,9 @@
 """The opcodes of pickle protocols 0–5, one small handler each, for SafeUnpickler (unpickler.py).
 
-Handlers only move values between the stack, the memo and the marks; everything that could
-import or call goes through the unpickler's own `_find_class`, `_call`, `_new_object` and
-`_build`, which never run anything from the file.
+Each handler takes the unpickler `u` (SafeUnpickler; not imported here, so the two modules form
+no import circle). Handlers only move values between the stack, the memo and the marks;
+everything that could import or call goes through the unpickler's own `_find_class`, `_call`,
+`_new_object` and `_build`, which never run anything from the file.
 """
 
 from __future__ import annotations
@@ -10,12 +11,8 @@ from __future__ import annotations
 import codecs
 import struct
 from collections import deque
-from typing import TYPE_CHECKING
 
 from tensorviz.core.files.stand_ins import GlobalRef, RecordedState
-
-if TYPE_CHECKING:
-    from tensorviz.core.files.unpickler import SafeUnpickler
 
 MAX_PROTOCOL = 5
 STOP = object()
@@ -25,7 +22,7 @@ class PickleReadError(Exception):
     """The pickle cannot be read; str() is one sentence."""
 
 
-def _text_line(u: SafeUnpickler) -> str:
+def _text_line(u) -> str:
     return u.source.readline()[:-1].decode("utf-8", "surrogatepass")
 
 
@@ -45,58 +42,58 @@ def _unpack(fmt: str, size: int):
 
 
 def _sized(fmt: str, size: int, make):
-    def handler(u: SafeUnpickler) -> None:
+    def handler(u) -> None:
         (n,) = struct.unpack(fmt, u.source.read(size))
         u.stack.append(make(u.source.read(n)))
 
     return handler
 
 
-def _proto(u: SafeUnpickler) -> None:
+def _proto(u) -> None:
     u.protocol = u.source.read(1)[0]
     if u.protocol > MAX_PROTOCOL:
         raise PickleReadError(f"The pickle uses protocol {u.protocol}, newer than any Python's.")
 
 
-def _frame(u: SafeUnpickler) -> None:
+def _frame(u) -> None:
     u.source.read(8)  # frames only group opcodes; lengths are checked as they are read
 
 
-def _int_line(u: SafeUnpickler) -> None:
+def _int_line(u) -> None:
     text = u.source.readline()[:-1]
     u.stack.append({b"00": False, b"01": True}.get(text) if text in (b"00", b"01") else int(text))
 
 
-def _long_line(u: SafeUnpickler) -> None:
+def _long_line(u) -> None:
     u.stack.append(int(u.source.readline()[:-1].rstrip(b"L")))
 
 
 def _long_n(size_fmt: str, size: int):
-    def handler(u: SafeUnpickler) -> None:
+    def handler(u) -> None:
         (n,) = struct.unpack(size_fmt, u.source.read(size))
         u.stack.append(int.from_bytes(u.source.read(n), "little", signed=True))
 
     return handler
 
 
-def _string_line(u: SafeUnpickler) -> None:
+def _string_line(u) -> None:
     raw = u.source.readline()[:-1]
     if len(raw) < 2 or raw[0] != raw[-1] or raw[:1] not in b"\"'":
         raise PickleReadError("The pickle holds a malformed STRING.")
     u.stack.append(_decode(codecs.escape_decode(raw[1:-1])[0]))
 
 
-def _unicode_line(u: SafeUnpickler) -> None:
+def _unicode_line(u) -> None:
     u.stack.append(u.source.readline()[:-1].decode("raw-unicode-escape"))
 
 
-def _global(u: SafeUnpickler) -> None:
+def _global(u) -> None:
     module = _text_line(u)
     name = _text_line(u)
     u.stack.append(u._find_class(module, name))
 
 
-def _stack_global(u: SafeUnpickler) -> None:
+def _stack_global(u) -> None:
     name, module = u.stack.pop(), u.stack.pop()
     if not isinstance(name, str) or not isinstance(module, str):
         raise PickleReadError("The pickle's STACK_GLOBAL names are not text.")
@@ -104,7 +101,7 @@ def _stack_global(u: SafeUnpickler) -> None:
 
 
 def _ext(size_fmt: str, size: int):
-    def handler(u: SafeUnpickler) -> None:
+    def handler(u) -> None:
         (code,) = struct.unpack(size_fmt, u.source.read(size))
         ref = GlobalRef("copyreg", f"<extension {code}>")
         u.globals_seen.setdefault(ref.qualified_name, (ref.module, ref.name))
@@ -113,7 +110,7 @@ def _ext(size_fmt: str, size: int):
     return handler
 
 
-def _reduce(u: SafeUnpickler) -> None:
+def _reduce(u) -> None:
     args = u.stack.pop()
     func = u.stack.pop()
     if not isinstance(args, tuple):
@@ -121,34 +118,34 @@ def _reduce(u: SafeUnpickler) -> None:
     u.stack.append(u._call(func, args))
 
 
-def _newobj(u: SafeUnpickler) -> None:
+def _newobj(u) -> None:
     args = u.stack.pop()
     cls = u.stack.pop()
     u.stack.append(u._new_object(cls, tuple(args)))
 
 
-def _newobj_ex(u: SafeUnpickler) -> None:
+def _newobj_ex(u) -> None:
     kwargs, args, cls = u.stack.pop(), u.stack.pop(), u.stack.pop()
     u.stack.append(u._new_object(cls, tuple(args), dict(kwargs)))
 
 
-def _inst(u: SafeUnpickler) -> None:
+def _inst(u) -> None:
     cls = u._find_class(_text_line(u), _text_line(u))
     args = tuple(u._pop_mark())
     u.stack.append(u._call(cls, args))
 
 
-def _obj(u: SafeUnpickler) -> None:
+def _obj(u) -> None:
     items = u._pop_mark()
     u.stack.append(u._call(items[0], tuple(items[1:])))
 
 
-def _build(u: SafeUnpickler) -> None:
+def _build(u) -> None:
     state = u.stack.pop()
     u._build(u.stack[-1], state)
 
 
-def _persistent(u: SafeUnpickler, pid) -> None:
+def _persistent(u, pid) -> None:
     if u.persistent_load is None:
         raise PickleReadError("The pickle refers to stored data, but it is not a torch file.")
     u.stack.append(u.persistent_load(pid))
@@ -170,41 +167,41 @@ def _append_items(target, items: list) -> None:
         raise PickleReadError(f"The pickle appends to a {type(target).__name__}.")
 
 
-def _setitems(u: SafeUnpickler) -> None:
+def _setitems(u) -> None:
     items = u._pop_mark()
     _set_items(u.stack[-1], list(zip(items[::2], items[1::2], strict=True)))
 
 
-def _setitem(u: SafeUnpickler) -> None:
+def _setitem(u) -> None:
     value, key = u.stack.pop(), u.stack.pop()
     _set_items(u.stack[-1], [(key, value)])
 
 
-def _put(u: SafeUnpickler, index: int) -> None:
+def _put(u, index: int) -> None:
     u.memo[index] = u.stack[-1]
 
 
-def _get(u: SafeUnpickler, index: int) -> None:
+def _get(u, index: int) -> None:
     u.stack.append(u.memo[index])
 
 
-def _mark(u: SafeUnpickler) -> None:
+def _mark(u) -> None:
     u.marks.append(u.stack)
     u.stack = []
 
 
-def _from_mark(u: SafeUnpickler, kind) -> None:
+def _from_mark(u, kind) -> None:
     items = u._pop_mark()  # first: it puts back the stack below the mark
     u.stack.append(kind(items))
 
 
-def _dict_from_mark(u: SafeUnpickler) -> None:
+def _dict_from_mark(u) -> None:
     items = u._pop_mark()
     u.stack.append(dict(zip(items[::2], items[1::2], strict=True)))
 
 
 def _tuple_n(n: int):
-    def handler(u: SafeUnpickler) -> None:
+    def handler(u) -> None:
         items = tuple(u.stack[-n:]) if n else ()
         del u.stack[len(u.stack) - n :]
         u.stack.append(items)
@@ -212,19 +209,19 @@ def _tuple_n(n: int):
     return handler
 
 
-def _no_buffers(u: SafeUnpickler) -> None:
+def _no_buffers(u) -> None:
     raise PickleReadError("The pickle needs out-of-band buffers (protocol 5) it does not carry.")
 
 
-def _line_index(u: SafeUnpickler) -> int:
+def _line_index(u) -> int:
     return int(u.source.readline()[:-1])
 
 
-def _u8(u: SafeUnpickler) -> int:
+def _u8(u) -> int:
     return u.source.read(1)[0]
 
 
-def _u32(u: SafeUnpickler) -> int:
+def _u32(u) -> int:
     return struct.unpack("<I", u.source.read(4))[0]
 
 
