@@ -33,6 +33,7 @@ class LoadedPickle:
     notes: list[str] = field(default_factory=list)
     protocol: int = 0
     weights_only_opcodes: list[str] = field(default_factory=list)  # ones torch cannot read
+    pickle_data: bytes | None = field(default=None, repr=False)  # a zip's data.pkl
 
 
 class FileStorages:
@@ -198,6 +199,7 @@ def read_zip_pickle(
     data = reader.get_record(pickle_name)
     loaded.obj = _unpickle(data, storages, loaded)
     loaded.weights_only_opcodes = unsupported_opcodes(data)
+    loaded.pickle_data = data
     return loaded
 
 

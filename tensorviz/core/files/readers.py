@@ -62,7 +62,9 @@ def _from_pickle(content: FileContent, loaded: LoadedPickle) -> FileContent:
     content.notes += loaded.notes
     for unpickler in loaded.unpicklers:
         content.notes += [f"{p}." for p in dict.fromkeys(unpickler.problems)][:5]
-    content.safety = SafetyReport.of(loaded.unpicklers, loaded.weights_only_opcodes)
+    content.safety = SafetyReport.of(
+        loaded.unpicklers, loaded.weights_only_opcodes, data=loaded.pickle_data
+    )
     if content.format == "torchscript":
         content.safety.loader = "torch.jit.load"
     return content

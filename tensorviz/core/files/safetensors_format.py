@@ -63,8 +63,10 @@ def read_safetensors(path: str) -> tuple[dict, dict, dict | None, list[str]]:
     try:
         with safe_open(path, framework="pt") as handle:
             names = handle.offset_keys()
-            described = {n: (handle.get_slice(n).get_dtype(), handle.get_slice(n).get_shape())
-                         for n in names}  # fmt: skip
+            described = {}
+            for name in names:
+                entry = handle.get_slice(name)
+                described[name] = (entry.get_dtype(), entry.get_shape())
             metadata = handle.metadata()
     except SafetensorError as refusal:
         raise TensorFileError(explain_refusal(path, str(refusal))) from None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import _compat_pickle
 import struct
+from collections import OrderedDict
 
 import torch
 
@@ -92,6 +93,9 @@ class SafeUnpickler:
         self.calls: list[CallStandIn] = []
         self.objects: list[ObjectStandIn] = []
         self.problems: list[str] = []
+        # types of real objects given state by BUILD: torch.load(weights_only=True) must allow
+        # each of them too (a NumPy dtype's class, say), beside the globals the pickle names
+        self.built_types: dict[str, type] = {}
         self.protocol = 0
         self.memo: dict[int, object] = {}
         self.stack: list = []
@@ -210,6 +214,9 @@ class SafeUnpickler:
         if isinstance(inst, RecordedState):
             inst.set_state(state)
             return
+        if type(inst) not in (torch.Tensor, torch.nn.Parameter, OrderedDict):
+            kind = type(inst)
+            self.built_types.setdefault(f"{kind.__module__}.{kind.__qualname__}", kind)
         try:
             if type(inst) is torch.Tensor:  # legacy: a tensor's storage, offset, size, stride
                 inst.set_(*state)

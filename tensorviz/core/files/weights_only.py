@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from tensorviz.core.files.data_types import torch_allowed_names
 from tensorviz.core.files.stand_ins import CallStandIn
+from tensorviz.core.files.weights_only_check import torch_refusal
 
 LOADER_WORDS = {
     "torch.load": "A plain torch.load(weights_only=False) of this file",
@@ -59,20 +60,30 @@ class SafetyReport:
     calls: list[CallStandIn] = field(default_factory=list)
     object_classes: list[str] = field(default_factory=list)
     opcodes: list[str] = field(default_factory=list)  # ones weights_only cannot read
+    built_types: dict[str, type] = field(default_factory=dict)  # real objects given state
     protocol: int = 0
     where: dict[int, str] = field(default_factory=dict)  # id(call) → file it is in (folders)
     loader: str = "torch.load"  # what would read it: "torch.load", "dcp.load", "torch.jit.load"
     parts: list[tuple[str, SafetyReport]] = field(default_factory=list)  # a folder's files
+    pickle_data: bytes | None = field(default=None, repr=False)  # a zip's data.pkl, to ask torch
+    _refusal: str | None = field(default=None, repr=False)
 
     @classmethod
-    def of(cls, unpicklers, opcodes: list[str] | None = None, where: str = "") -> SafetyReport:
-        report = cls(opcodes=list(opcodes or []))
+    def of(
+        cls,
+        unpicklers,
+        opcodes: list[str] | None = None,
+        where: str = "",
+        data: bytes | None = None,
+    ) -> SafetyReport:
+        report = cls(opcodes=list(opcodes or []), pickle_data=data)
         for unpickler in unpicklers:
             report.globals_seen.update(unpickler.globals_seen)
             report.known.update(
                 {n: unpickler.known[n] for n in unpickler.globals_seen if n in unpickler.known}
             )
             report.calls += [c for c in unpickler.calls if not c.problem]
+            report.built_types.update(unpickler.built_types)
             report.object_classes += [o.class_name for o in unpickler.objects]
             report.protocol = max(report.protocol, unpickler.protocol)
         report.object_classes = list(dict.fromkeys(report.object_classes))
@@ -87,6 +98,7 @@ class SafetyReport:
             ]
         self.globals_seen.update(other.globals_seen)
         self.known.update(other.known)
+        self.built_types.update(other.built_types)
         self.calls += other.calls
         self.object_classes = list(dict.fromkeys(self.object_classes + other.object_classes))
         self.opcodes = list(dict.fromkeys(self.opcodes + other.opcodes))
@@ -110,13 +122,13 @@ class SafetyReport:
             texts.append(f"{where}: {call.text(limit)}" if where else call.text(limit))
         return texts
 
-    def safe_globals_code(self, path: str) -> str | None:
-        """The lines that load this file with weights_only=True, or None when there are calls,
-        a special form, a blocked module, an opcode torch cannot read, or nothing to allow."""
+    def _allow_list(self) -> tuple[list[str], set[str], list] | None:
+        """(expressions, their modules, the real objects) a safe_globals list needs, or None
+        when there are calls, a special form, a blocked module or nothing to allow."""
         refused = self.refused_globals
         if self.calls or self.opcodes or not refused or self.loader != "torch.load" or self.parts:
             return None
-        entries, modules = [], set()
+        entries, modules, objects = [], set(), []
         for name in refused:
             module, qualname = self.globals_seen[name]
             if name in SPECIAL_FORMS or module.split(".")[0] in BLOCKED_MODULES or "<" in name:
@@ -128,9 +140,39 @@ class SafetyReport:
             real_qualname = getattr(real, "__qualname__", None) or qualname
             if real_module.startswith("tensorviz"):  # our wrapper of the library's function
                 real_module, real_qualname = module, qualname
+                real = _library_object(module, qualname)
             expression = f"{real_module}.{real_qualname}"
             modules.add(real_module)
             entries.append(expression if expression == name else f'({expression}, "{name}")')
+            objects.append(real if expression == name else (real, name))
+        allowed = torch_allowed_names()
+        for name, kind in self.built_types.items():  # BUILD checks the object's own type
+            expression = f"{kind.__module__}.{kind.__qualname__}"
+            if name not in allowed and name not in refused and expression not in entries:
+                entries.append(expression)
+                modules.add(kind.__module__)
+                objects.append(kind)
+        return entries, modules, objects
+
+    def torch_refusal(self) -> str | None:
+        """torch's own reason for not loading the file even with the safe globals, or None.
+        Asked of torch only when every global is one we know (the user's classes we cannot
+        import; for them the lines come with a caveat)."""
+        allow = self._allow_list()
+        if allow is None or self.pickle_data is None or self.unknown_classes():
+            return None
+        if self._refusal is None:
+            self._refusal = torch_refusal(self.pickle_data, allow[2]) or ""
+        return self._refusal or None
+
+    def safe_globals_code(self, path: str) -> str | None:
+        """The lines that load this file with weights_only=True, or None when there is none:
+        calls, a special form, a blocked module, an opcode torch cannot read, torch refusing
+        even with the list, or a file whose pickle was not checked with torch (legacy)."""
+        allow = self._allow_list()
+        if allow is None or self.pickle_data is None or self.torch_refusal():
+            return None
+        entries, modules, _objects = allow
         imports = ", ".join(sorted(modules | {"torch"}))
         return (
             f"import {imports}\n"
@@ -172,7 +214,10 @@ class SafetyReport:
                 f"{self.protocol}): torch's weights-only unpickler lacks the opcodes "
                 f"{', '.join(self.opcodes[:4])}."
             )
-        code = self.safe_globals_code(path)
+        code, refusal = self.safe_globals_code(path), self.torch_refusal()
+        if refusal:
+            words.append("Even with torch.serialization.safe_globals, torch's weights-only "
+                         f"unpickler refuses it: {refusal}")  # fmt: skip
         if code:
             unknown = self.unknown_classes()
             trust = (f" Only if you trust {', '.join(unknown)}: torch then makes their objects"
@@ -199,3 +244,13 @@ class SafetyReport:
             "object_classes": list(self.object_classes),
             "safe_globals_code": self.safe_globals_code(path),
         }
+
+
+def _library_object(module: str, qualname: str):
+    """The library's own function that a data_types wrapper stands for (numpy's scalar)."""
+    import importlib
+
+    value = importlib.import_module(module)
+    for part in qualname.split("."):
+        value = getattr(value, part)
+    return value
