@@ -66,7 +66,7 @@ def test_name_column_fits_long_names(qtbot, panel, tmp_path):
     torch.save({long: torch.ones(1), "x.y": torch.ones(1)}, path)
     open_and_wait(qtbot, panel, [str(path)])
     assert panel.tree.header().sectionSize(0) >= panel.tree.sizeHintForColumn(0) or (
-        panel.tree.header().sectionSize(0) >= int(panel.tree.width() * 0.45) - 1
+        panel.tree.header().sectionSize(0) >= int(panel.tree.width() * 0.4) - 1
     )
 
 
@@ -90,3 +90,16 @@ def test_a_checkpoint_folder_opens_as_one_tree(qtbot, panel, tmp_path):
     assert weight.source == "model.safetensors"
     expected = safetensors.torch.load_file(str(folder / "model.safetensors"))["wte.weight"]
     assert torch.equal(model.inspection.tensor_at(weight.access), expected)
+
+
+def test_the_main_window_opens_a_dropped_or_given_folder(qtbot, window, tmp_path):
+    folder = tmp_path / "run"
+    folder.mkdir()
+    torch.save({"w": torch.ones(3)}, folder / "last.ckpt")
+    panel = window.panel("files")
+    with qtbot.waitSignal(panel.file_loaded, timeout=30_000):
+        good, problems = window.open_paths([str(folder)])
+    qtbot.waitUntil(lambda: not panel.is_busy())
+    assert problems == [] and good == [str(folder.resolve())]
+    assert window.current_area() == "files"
+    assert panel.model.inspection.format == "folder" and len(panel.model.inspection.entries) == 1
