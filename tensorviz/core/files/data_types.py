@@ -20,6 +20,7 @@ import datetime
 import decimal
 import enum
 import fractions
+import functools
 import importlib
 import pathlib
 import sys
@@ -58,8 +59,6 @@ def torch_allowed_names() -> set[str]:
 
 
 def _numpy_names() -> dict[str, object]:
-    import numpy.random as random
-
     found: dict[str, object] = {"numpy.ndarray": np.ndarray, "numpy.dtype": np.dtype}
     for core in ("numpy.core", "numpy._core"):
         found[f"{core}.multiarray._reconstruct"] = np.ndarray.__reduce__(np.zeros(0))[0]
@@ -71,6 +70,14 @@ def _numpy_names() -> dict[str, object]:
     for name in ("bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                  "uint64", "float16", "float32", "float64", "complex64", "complex128"):  # fmt: skip
         found[f"numpy.{name}"] = getattr(np, name)
+    return found
+
+
+def _numpy_random_names() -> dict[str, object]:
+    """NumPy's random states (HF's rng_state.pth): imported only when a file names them."""
+    import numpy.random as random
+
+    found: dict[str, object] = {}
     pickle_module = importlib.import_module("numpy.random._pickle")
     for name in ("__randomstate_ctor", "__generator_ctor", "__bit_generator_ctor"):
         found[f"numpy.random._pickle.{name}"] = getattr(pickle_module, name)
@@ -157,15 +164,19 @@ BUILDABLE_CLASSES = (
 )  # fmt: skip
 
 
-def data_globals(materializer: TensorMaterializer) -> dict[str, object]:
-    """Qualified name → the real object, for one unpickling (rebuilders bound to its data)."""
+@functools.lru_cache(maxsize=1)
+def _static_globals() -> dict[str, object]:
     found = _torch_allowed()
     found |= _standard_library()
     found |= _numpy_names()
     found |= {f"torch.{name}": getattr(torch, name) for name in _TORCH_CONSTANTS}
     found |= _torchscript_helpers()
-    found |= _rebuilders(materializer)
     return found
+
+
+def data_globals(materializer: TensorMaterializer) -> dict[str, object]:
+    """Qualified name → the real object, for one unpickling (rebuilders bound to its data)."""
+    return {**_static_globals(), **_rebuilders(materializer)}
 
 
 _TORCH_CONSTANTS = (
@@ -192,7 +203,12 @@ LAZY_TORCH_NAMES = {
 }
 
 
-def lazy_torch_name(full: str):
+def lazy_name(full: str):
+    """A known name that is imported only when a file names it, or None."""
+    if full.startswith("numpy.random."):
+        return _numpy_random_names().get(full)
+    if full not in LAZY_TORCH_NAMES:
+        return None
     module, _, name = full.rpartition(".")
     try:
         return getattr(importlib.import_module(module), name)

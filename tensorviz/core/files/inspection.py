@@ -27,6 +27,7 @@ from tensorviz.core.files.storages import share_storages, sum_bytes
 from tensorviz.core.files.tree import build_tree, walk
 from tensorviz.core.files.value_reading import FileChangedError, read_copies, stamp_now, value_at
 from tensorviz.core.files.weights_only import SafetyReport
+from tensorviz.core.gc_pause import gc_paused
 
 __all__ = ["FileChangedError", "FileInspection", "Node", "StorageGroupInfo", "TensorInfo",
            "access_text", "inspect_file", "tensor_nodes_below", "value_at"]  # fmt: skip
@@ -105,8 +106,8 @@ def inspect_file(path: str | os.PathLike) -> FileInspection:
     if problem := path_problem(text, folders=True):
         result.error = one_line(f"Cannot open {text}: {problem.reason}")
         return result
-    with warnings.catch_warnings(record=True) as caught:  # torch's warnings never reach stderr
-        warnings.simplefilter("always")
+    with warnings.catch_warnings(record=True) as caught, gc_paused():  # warnings never reach
+        warnings.simplefilter("always")  # stderr; the tree's many small objects skip the GC
         _inspect(result)
     result.notes += _warning_notes(caught)
     if result.error is not None:

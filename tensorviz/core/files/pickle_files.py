@@ -198,7 +198,7 @@ def read_zip_pickle(
     storages = FileStorages(path, place, swap, loaded)
     data = reader.get_record(pickle_name)
     loaded.obj = _unpickle(data, storages, loaded)
-    loaded.weights_only_opcodes = unsupported_opcodes(data)
+    loaded.weights_only_opcodes = unsupported_opcodes(loaded.unpicklers[-1].opcodes_seen)
     loaded.pickle_data = data
     return loaded
 

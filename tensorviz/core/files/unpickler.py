@@ -17,9 +17,8 @@ import torch
 
 from tensorviz.core.files.data_types import (
     BUILDABLE_CLASSES,
-    LAZY_TORCH_NAMES,
     data_globals,
-    lazy_torch_name,
+    lazy_name,
     torch_enum,
 )
 from tensorviz.core.files.pickle_opcodes import DISPATCH, STOP, PickleReadError
@@ -34,24 +33,20 @@ _ALLOCATION_LIMIT = 10_000_000
 class ByteSource:
     """Reads from bytes; asking for more than is there is an error before any allocation."""
 
-    def __init__(self, data: bytes | memoryview, start: int = 0) -> None:
-        self.data, self.pos = memoryview(data), start
+    def __init__(self, data: bytes, start: int = 0) -> None:
+        self.data, self.pos, self.size = bytes(data), start, len(data)
 
     def read(self, n: int) -> bytes:
-        if n < 0 or self.pos + n > len(self.data):
+        pos = self.pos
+        if n < 0 or pos + n > self.size:
             raise PickleReadError("The pickle ends inside its data (truncated or damaged).")
-        chunk = self.data[self.pos : self.pos + n].tobytes()
-        self.pos += n
-        return chunk
+        self.pos = pos + n
+        return self.data[pos : pos + n]
 
     def readline(self) -> bytes:
-        end = self.data.obj.find(b"\n", self.pos) if isinstance(self.data.obj, bytes) else -1
+        end = self.data.find(b"\n", self.pos)
         if end < 0:
-            tail = self.data[self.pos :].tobytes()
-            end = tail.find(b"\n")
-            if end < 0:
-                raise PickleReadError("The pickle ends inside a text field (truncated).")
-            end += self.pos
+            raise PickleReadError("The pickle ends inside a text field (truncated).")
         return self.read(end + 1 - self.pos)
 
 
@@ -97,14 +92,16 @@ class SafeUnpickler:
         # each of them too (a NumPy dtype's class, say), beside the globals the pickle names
         self.built_types: dict[str, type] = {}
         self.protocol = 0
+        self.opcodes_seen: set[int] = set()  # (for what torch's weights-only reader lacks)
         self.memo: dict[int, object] = {}
         self.stack: list = []
         self.marks: list[list] = []
 
     def load(self):
-        read = self.source.read
+        read, seen = self.source.read, self.opcodes_seen
         while True:
             code = read(1)[0]
+            seen.add(code)
             handler = DISPATCH.get(code)
             if handler is None:
                 raise PickleReadError(f"The pickle holds an unknown opcode 0x{code:02x}.")
@@ -137,7 +134,7 @@ class SafeUnpickler:
         self.globals_seen.setdefault(full, (module, name))
         if full in self.known:
             return self.known[full]
-        if full in LAZY_TORCH_NAMES and (found := lazy_torch_name(full)) is not None:
+        if (found := lazy_name(full)) is not None:
             self.known[full] = found
             return found
         return GlobalRef(module, name)

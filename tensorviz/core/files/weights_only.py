@@ -10,9 +10,9 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import pickle
-import pickletools
 from dataclasses import dataclass, field
 
 from tensorviz.core.files.data_types import torch_allowed_names
@@ -29,26 +29,22 @@ SPECIAL_FORMS = {"builtins.getattr", "copyreg._reconstructor", "copyreg.__newobj
                  "copyreg.__newobj_ex__"}  # fmt: skip
 
 
-def torch_opcodes() -> set[str]:
+@functools.lru_cache(maxsize=1)
+def torch_opcodes() -> frozenset[str]:
     """The opcode names torch's weights-only unpickler implements (the ones it imports)."""
     from torch import _weights_only_unpickler as weights_only
 
     codes = {v for v in vars(weights_only).values() if isinstance(v, bytes) and len(v) == 1}
-    return {k for k, v in vars(pickle).items() if k.isupper() and isinstance(v, bytes)
-            and v in codes}  # fmt: skip
+    return frozenset(k for k, v in vars(pickle).items() if k.isupper() and isinstance(v, bytes)
+                     and v in codes)  # fmt: skip
 
 
-def unsupported_opcodes(data: bytes) -> list[str]:
-    """Opcodes of this pickle that torch's weights-only unpickler stops at (pickletools reads
-    them; nothing is built)."""
-    known, found = torch_opcodes(), {}
-    try:
-        for opcode, _arg, _pos in pickletools.genops(data):
-            if opcode.name not in known:
-                found.setdefault(opcode.name, None)
-    except Exception:  # noqa: BLE001 — our own reader already judged the pickle
-        pass
-    return list(found)
+def unsupported_opcodes(codes: set[int]) -> list[str]:
+    """Names of the opcodes (seen by our unpickler) that torch's weights-only unpickler lacks."""
+    known = torch_opcodes()
+    names = {v[0]: k for k, v in vars(pickle).items()
+             if k.isupper() and isinstance(v, bytes) and len(v) == 1}  # fmt: skip
+    return sorted({names.get(c, f"0x{c:02x}") for c in codes} - known)
 
 
 @dataclass
