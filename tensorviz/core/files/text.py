@@ -9,6 +9,7 @@ from pathlib import Path
 from tensorviz.core.explain.errors import ExplainedError
 from tensorviz.core.files.inspection import FileInspection, Node, access_text
 from tensorviz.core.files.quoting import one_line, quoted
+from tensorviz.core.files.stand_ins import STEPS
 from tensorviz.core.tensors.workspace import Provenance, Workspace, WorkspaceEntry
 
 NO_BYTES = ("value", "call", "global", "missing", "text")
@@ -141,7 +142,7 @@ def workspace_entries(
     tensors = inspection.tensors_in_memory([node.access for node in plain])  # FileChangedError
     entries, used = [], set()
     for node, tensor in zip(plain, tensors, strict=True):
-        words = "_".join(map(str, node.access)) or Path(inspection.path).stem
+        words = "_".join(map(_step_word, node.access)) or Path(inspection.path).stem
         name = workspace.suggest_name(words)
         base, n = name, 1
         while name in used:
@@ -151,6 +152,14 @@ def workspace_entries(
         provenance = Provenance("load", load_code(inspection, node.access))
         entries.append(WorkspaceEntry(name, tensor, provenance))
     return entries, why
+
+
+def _step_word(step) -> str:
+    """A step of an entry's path as a word for a workspace name (an attribute by its name)."""
+    for attribute in ("name", "index"):
+        if isinstance(step, STEPS) and hasattr(step, attribute):
+            return str(getattr(step, attribute))
+    return str(step)
 
 
 def explain_file_error(inspection: FileInspection) -> ExplainedError:

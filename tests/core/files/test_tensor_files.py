@@ -10,6 +10,7 @@ import pytest
 import torch
 
 from tensorviz.core.files.inspection import inspect_file, value_at
+from tensorviz.core.files.stand_ins import Attr
 from tensorviz.core.files.text import load_code, tree_lines
 from tensorviz.core.files.tree import walk
 
@@ -290,3 +291,30 @@ def test_tensors_in_memory_keep_sharing_and_leave_the_file(tmp_path):
     assert view.untyped_storage().data_ptr() == enc.untyped_storage().data_ptr()
     original = inspection.tensor_at(("enc",))
     assert enc.untyped_storage().data_ptr() != original.untyped_storage().data_ptr()
+
+
+class Traced(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(2, 2)
+        self.register_buffer("offset", torch.ones(2))
+
+    def forward(self, x):
+        return self.lin(x) + self.offset + torch.tensor([5.0, 6.0])
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_torchscript_parameters_buffers_constants_and_code_without_jit_load(tmp_path):
+    path = tmp_path / "traced.pt"
+    module = Traced()
+    torch.jit.trace(module, torch.randn(1, 2)).save(str(path))
+    result = inspect_file(path)
+    assert result.format == "torchscript" and result.error is None and result.calls == []
+    assert torch.equal(result.tensor_at(("module", Attr("lin"), Attr("weight"))), module.lin.weight)
+    assert torch.equal(result.tensor_at(("module", Attr("offset"))), module.offset)
+    (constant,) = [n for n in result.entries if n.access[0] == "constants"]
+    assert torch.equal(result.tensor_at(constant.access), torch.tensor([5.0, 6.0]))
+    code = [n for n in walk(result.root) if n.kind == "text"]
+    assert code and any("def forward" in n.value for n in code)
+    loaded = torch.jit.load(str(path))  # torch's own view of the same archive
+    assert torch.equal(loaded.lin.weight, result.tensor_at(("module", Attr("lin"), Attr("weight"))))
