@@ -103,3 +103,14 @@ def test_the_main_window_opens_a_dropped_or_given_folder(qtbot, window, tmp_path
     assert problems == [] and good == [str(folder.resolve())]
     assert window.current_area() == "files"
     assert panel.model.inspection.format == "folder" and len(panel.model.inspection.entries) == 1
+
+
+def test_a_parameter_of_a_model_saved_whole_goes_to_the_workspace(qtbot, panel, tmp_path):
+    path = tmp_path / "model.pt"
+    model = torch.nn.Sequential(torch.nn.Linear(2, 3))
+    torch.save(model, path)
+    open_and_wait(qtbot, panel, [str(path)])
+    panel.select_entry(".0.weight")
+    (name,) = panel.send_to_workspace()
+    assert name.endswith("0_weight")  # a name cannot start with a digit
+    assert torch.equal(panel.workspace.tensor(name), model[0].weight.detach())
