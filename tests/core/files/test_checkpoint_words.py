@@ -157,3 +157,19 @@ def test_text_from_a_file_is_quoted_escaped_and_short(tmp_path, capfd):
     (line,) = err.splitlines()
     assert "\x1b" not in line and "\x00" not in line and len(line) < 700
     assert "\\x1b[2J\\x00xxx" in line
+
+
+class ModelCheckpoint:
+    """A callback class: older Lightning keyed callback state by the class itself."""
+
+
+def test_state_keyed_by_a_class_names_the_class(tmp_path):
+    path = tmp_path / "old.ckpt"
+    torch.save({"callbacks": {ModelCheckpoint: {"best_model_score": torch.tensor(0.5)}}}, path)
+    result = inspect_file(path)
+    assert result.error is None and result.calls == []
+    (score,) = result.entries
+    key = score.access[1]
+    assert key.qualified_name == f"{ModelCheckpoint.__module__}.ModelCheckpoint"
+    assert score.parent.name == key.qualified_name
+    assert torch.equal(result.tensor_at(score.access), torch.tensor(0.5))

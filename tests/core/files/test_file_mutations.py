@@ -131,3 +131,20 @@ def test_mutated_files_get_one_clean_line(seed_files, fmt, tmp_path, capfd):
             assert out.strip(), where
         path.unlink()
     assert not marker.exists()
+
+
+@pytest.mark.parametrize("name", ["zip.pt", "b.npz"])
+def test_a_zip_needing_a_newer_version_to_extract_is_one_line(seed_files, name, tmp_path, capfd):
+    """The 27-line NotImplementedError traceback of issue 20: 'version needed' above 6.3."""
+    data = bytearray(seed_files[0][name])
+    for marker, skip in ((b"PK\x03\x04", 4), (b"PK\x01\x02", 6)):
+        at = data.find(marker)
+        while at >= 0:
+            data[at + skip : at + skip + 2] = struct.pack("<H", 64)
+            at = data.find(marker, at + 4)
+    path = tmp_path / name
+    path.write_bytes(bytes(data))
+    code = main(["inspect", str(path)])
+    _out, err = capfd.readouterr()
+    assert code in (0, 2, 3) and "Traceback" not in err
+    assert len(err.splitlines()) == (0 if code == 0 else 1)
