@@ -79,20 +79,10 @@ def read_safetensors(path: str) -> tuple[dict, dict, dict | None, list[str]]:
             tensors[name] = UnreadableEntry(dtype_name, tuple(shape), end - start)
             notes.append(f"{quoted(name)} is {dtype_name}, which torch cannot hold: listed only.")
             continue
-        storage = torch.UntypedStorage(end - start, device="meta")
-        records[storage._cdata] = StoredBytes(path, base + start, end - start)
-        tensors[name] = torch.empty(0, dtype=dtype, device="meta").set_(
-            storage, 0, tuple(shape), _contiguous_strides(shape)
-        )
+        tensor = torch.empty(shape, dtype=dtype, device="meta")  # contiguous, its own storage
+        records[tensor.untyped_storage()._cdata] = StoredBytes(path, base + start, end - start)
+        tensors[name] = tensor
     return tensors, records, metadata, notes
-
-
-def _contiguous_strides(shape) -> tuple[int, ...]:
-    strides, step = [], 1
-    for size in reversed(shape):
-        strides.append(step)
-        step *= max(size, 1)
-    return tuple(reversed(strides))
 
 
 def _data_offsets(path: str) -> tuple[int, dict[str, tuple[int, int]]]:

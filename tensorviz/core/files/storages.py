@@ -56,26 +56,26 @@ def share_storages(
         else:
             key = (str(tensor.device), storage.data_ptr()) if nbytes else ("empty", id(node))
         storage_id = ids.setdefault(key, len(ids))
-        element = tensor.element_size()
+        element, shape, stride = tensor.element_size(), tuple(tensor.shape), tensor.stride()
+        offset, numel = tensor.storage_offset(), tensor.numel()
         node.tensor = TensorInfo(
-            shape=tuple(tensor.shape),
+            shape=shape,
             dtype=dtype_name(tensor.dtype),
             device=record.location if record is not None else str(tensor.device),
-            stride=tuple(tensor.stride()),
-            storage_offset=tensor.storage_offset(),
-            nbytes=tensor.numel() * element,
+            stride=stride,
+            storage_offset=offset,
+            nbytes=numel * element,
             storage_nbytes=nbytes,
             storage_id=storage_id,
             problem=QUANTIZED_PROBLEM if tensor.is_quantized else None,
         )
         members.setdefault(storage_id, []).append(node)
         storage_bytes[storage_id] = nbytes
-        if tensor.numel():
-            extent = 1 + sum(
-                (n - 1) * abs(st) for n, st in zip(tensor.shape, tensor.stride(), strict=True)
+        if numel:
+            extent = 1 + sum((n - 1) * abs(st) for n, st in zip(shape, stride, strict=True))
+            spans.setdefault(storage_id, []).append(
+                (offset * element, (offset + extent) * element)
             )
-            start = tensor.storage_offset() * element
-            spans.setdefault(storage_id, []).append((start, start + extent * element))
     return [
         StorageGroupInfo(
             sid,

@@ -199,9 +199,12 @@ def count_tensors(node: Node) -> None:
 
 
 def walk(node: Node):
-    yield node
-    for child in node.children:
-        yield from walk(child)
+    """Every node below `node` (itself first), in tree order; iterative, so depth costs nothing."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(current.children))
 
 
 def _empty(value) -> bool:
