@@ -73,9 +73,7 @@ def share_storages(
         storage_bytes[storage_id] = nbytes
         if numel:
             extent = 1 + sum((n - 1) * abs(st) for n, st in zip(shape, stride, strict=True))
-            spans.setdefault(storage_id, []).append(
-                (offset * element, (offset + extent) * element)
-            )
+            spans.setdefault(storage_id, []).append((offset * element, (offset + extent) * element))
     return [
         StorageGroupInfo(
             sid,
