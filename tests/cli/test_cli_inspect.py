@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 import torch
 
 from tensorviz.app import main
@@ -71,6 +72,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
         assert captured.out == "" and len(captured.err.strip().splitlines()) == 1
 
 
+@pytest.mark.filterwarnings("ignore:The PyTorch API of nested tensors")
 def test_sparse_and_nested_entries_are_listed_with_their_layout(tmp_path, capsys):
     """They once raised NotImplementedError out of inspection (no storage to share)."""
     path = tmp_path / "odd.pt"

@@ -21,6 +21,9 @@ from tensorviz.app import main
 from tensorviz.core.files.inspection import inspect_file
 from tensorviz.core.files.tree import walk
 
+# torch.load's own notes on protocols and deprecations when the tests ask it
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
 
 def test_the_offered_safe_globals_lines_load_the_file(tmp_path):
     path = tmp_path / "args.pt"
