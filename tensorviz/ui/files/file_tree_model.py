@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QPushButton, QTree
 from tensorviz.core.files.inspection import FileInspection, Node
 from tensorviz.core.files.quoting import quoted
 from tensorviz.core.files.text import NO_BYTES, format_bytes, node_summary, sharing_text
+from tensorviz.core.files.tree import expanded_by_default
 from tensorviz.ui.files.file_tree_style import KIND_WORDS, kind_colour, kind_icon
 
 COLUMNS = ("Name", "Contents", "Bytes", "Sharing / file", "Statistics")
@@ -180,3 +181,16 @@ def shortcut_button(owner: QWidget, text: str, shortcut: str, slot) -> QPushButt
     button.setToolTip(f"{text} ({QKeySequence(shortcut).toString()})")
     button.clicked.connect(lambda _=False: slot())
     return button
+
+
+def expand_and_fit(tree: QTreeView, model: FileTreeModel) -> None:
+    """Expand what core says starts expanded (long counters stay folded), then fit the Name,
+    Contents and Sharing columns to what they show."""
+    for node in expanded_by_default(model.inspection.root):
+        tree.expand(model.index_of_node(node))
+    header, width = tree.header(), tree.width()
+    for column, least, share in ((0, 150, 0.4), (1, 130, 0.3)):
+        wanted = tree.sizeHintForColumn(column) + 24
+        header.resizeSection(column, max(least, min(wanted, int(width * share))))
+    wanted = tree.sizeHintForColumn(3) + 12
+    header.resizeSection(3, max(160, min(wanted, 380)))

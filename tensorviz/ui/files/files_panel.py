@@ -31,11 +31,16 @@ from tensorviz.core.files.inspection import (
     tensor_nodes_below,
 )
 from tensorviz.core.files.text import explain_file_error, format_bytes, workspace_entries
-from tensorviz.core.files.tree import expanded_by_default, walk
+from tensorviz.core.files.tree import walk
 from tensorviz.core.tensors.workspace import Workspace, WorkspaceError
 from tensorviz.ui.files.file_details import FileDetails
 from tensorviz.ui.files.file_jobs import FileJobRelay, OpenFileJob, StatisticsJob
-from tensorviz.ui.files.file_tree_model import FileTreeModel, file_tree_view, shortcut_button
+from tensorviz.ui.files.file_tree_model import (
+    FileTreeModel,
+    expand_and_fit,
+    file_tree_view,
+    shortcut_button,
+)
 from tensorviz.ui.files.safety_notice import SafetyNotice
 from tensorviz.ui.files.save_dialog import SaveTensorsDialog
 from tensorviz.ui.files.values_loader import ValuesLoader
@@ -234,22 +239,10 @@ class FilesPanel(QWidget):
                     )
                 )
             )
-            self._expand_and_size()
+            expand_and_fit(self.tree, self.model)
             self.tree.setCurrentIndex(self.model.index(0, 0))
         self._show_details()
         self._update_actions()
-
-    def _expand_and_size(self) -> None:
-        """Expand what core says starts expanded (long counters stay folded), then fit the Name
-        and Sharing columns to what they show."""
-        for node in expanded_by_default(self.model.inspection.root):
-            self.tree.expand(self.model.index_of_node(node))
-        header, width = self.tree.header(), self.tree.width()
-        for column, least, share in ((0, 150, 0.4), (1, 130, 0.3)):
-            wanted = self.tree.sizeHintForColumn(column) + 24
-            header.resizeSection(column, max(least, min(wanted, int(width * share))))
-        wanted = self.tree.sizeHintForColumn(3) + 12
-        header.resizeSection(3, max(160, min(wanted, 380)))
 
     # --- selection ----------------------------------------------------------------------------
 
