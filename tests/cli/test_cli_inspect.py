@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 import torch
 
 from tensorviz.app import main
@@ -41,18 +42,25 @@ def test_text_tree(tmp_path, capsys):
     assert "weight  [3, 2] f32  24 B" in out and "2 tensors in 2 storages" in out
 
 
-def test_malicious_file_is_refused_with_exit_2_and_never_runs(tmp_path):
+def test_malicious_file_is_listed_with_exit_3_and_never_runs(tmp_path):
     marker = tmp_path / "MARKER"
     path = tmp_path / "evil.pt"
-    torch.save({"state": Payload(marker)}, path)
+    torch.save({"state": Payload(marker), "w": torch.ones(2)}, path)
     result = subprocess.run(
         [sys.executable, "-m", "tensorviz", "inspect", "--json", str(path)],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
-    assert result.returncode == 2
+    assert result.returncode == 3
     data = json.loads(result.stdout)
-    assert data["safe"] is False and data["unsafe_globals"] == [f"{os.system.__module__}.system"]
-    assert "system" in data["error"] and len(result.stderr.strip().splitlines()) == 1
+    system = f"{os.system.__module__}.system"
+    assert data["safe"] is False and data["unsafe_globals"] == [system]
+    assert data["calls"][0]["callable"] == system and data["error"] is None
+    call = data["tree"]["items"]["state"]
+    assert call["kind"] == "call" and call["callable"] == system
+    assert call["args"][0]["value"] == f"touch {marker}"
+    assert [e["key"] for e in data["entries"]] == ["['w']"]
+    stderr = result.stderr.strip().splitlines()
+    assert len(stderr) == 1 and system in stderr[0] and "none was made" in stderr[0]
     assert not marker.exists()
 
 
@@ -64,6 +72,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
         assert captured.out == "" and len(captured.err.strip().splitlines()) == 1
 
 
+@pytest.mark.filterwarnings("ignore:The PyTorch API of nested tensors")
 def test_sparse_and_nested_entries_are_listed_with_their_layout(tmp_path, capsys):
     """They once raised NotImplementedError out of inspection (no storage to share)."""
     path = tmp_path / "odd.pt"

@@ -8,6 +8,9 @@ class TensorFileError(Exception):
 
 
 class UnsafeFileError(TensorFileError):
+    """Kept for callers of the old reader: nothing raises it since files are read without running
+    them (calls are listed in FileInspection.calls instead of refusing the file)."""
+
     def __init__(self, globals_: list[str]) -> None:
         self.unsafe_globals = globals_
         which = "which is not a tensor type" if len(globals_) == 1 else "which are not tensor types"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tensorviz.core.files.stand_ins import STEPS
 from tensorviz.core.tensors.summary import SHORT_DTYPE_NAMES
 
 
@@ -65,11 +66,16 @@ class Node:
     total_bytes: int = 0
     tensor_count: int = 0
     row: int = 0  # position among its parent's children
+    value: object = field(default=None, repr=False)  # a "value"/"text" node's plain value
+    class_name: str = ""  # "object"/"module": the class; "call": the callable
+    danger: str | None = None  # "call": what it would do when the callable is known to run code
+    source: str = ""  # the file (shard) an entry comes from, in a folder or a sharded index
 
     def key_text(self) -> str:
         return access_text(self.access)
 
 
 def access_text(access: tuple) -> str:
-    """The Python subscript that reaches an entry: ['encoder.weight'][0]."""
-    return "".join(f"[{step!r}]" for step in access)
+    """The Python subscript that reaches an entry: ['encoder.weight'][0]; attributes of an object
+    (a whole pickled model) as .layer1.weight, a call's arguments as (arg 0)."""
+    return "".join(step.text() if isinstance(step, STEPS) else f"[{step!r}]" for step in access)

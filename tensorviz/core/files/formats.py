@@ -1,17 +1,13 @@
-"""Reading tensor files safely: the format from the bytes, the globals a pickle would import,
-weights-only loading, a small safetensors reader/writer, and atomic saving.
+"""Tensor file formats: which one a file is (from its bytes, a folder from its files), NumPy
+files, and saving (torch.save or safetensors, always atomically).
 
-Safety (issue 7): no code from a file ever runs. Pickles are loaded only with
-`weights_only=True`, and before that the globals they would import are listed and any that
-torch's weights-only unpickler does not allow makes us refuse, naming them. There is no fallback
-to a full unpickle.
+Pickled files (torch.save, TorchScript, distributed checkpoints) are read by our own unpickler
+(pickle_files.py), never by torch.load or pickle.load: no code from a file ever runs.
 """
 
 from __future__ import annotations
 
-import io
 import os
-import pickletools
 import struct
 import zipfile
 from collections.abc import Mapping
@@ -21,16 +17,20 @@ import numpy as np
 import torch
 
 from tensorviz.core.atomic_files import write_stream_atomically
-from tensorviz.core.files.file_errors import TensorFileError, UnsafeFileError
+from tensorviz.core.files.file_errors import TensorFileError
+from tensorviz.core.files.quoting import quoted
 from tensorviz.core.files.safetensors_format import (
     SAFETENSORS_FIX,
-    read_safetensors,
     safetensors_problems,
     write_safetensors,
 )
 
 FORMAT_LABELS = {
     "torch-zip": "torch.save (zip format)",
+    "pickle": "a plain pickle (not torch.save)",
+    "folder": "a folder of checkpoint files",
+    "index": "a sharded checkpoint (index file and its shards)",
+    "dcp": "torch.distributed.checkpoint folder",
     "torch-legacy": "torch.save (legacy pickle format)",
     "torchscript": "TorchScript archive (torch.jit.save)",
     "safetensors": "safetensors",
@@ -40,6 +40,7 @@ FORMAT_LABELS = {
 EXTENSIONS = {
     "torch-zip": (".pt", ".pth", ".bin", ".ckpt", ".tar"),
     "torch-legacy": (".pt", ".pth", ".bin", ".ckpt", ".tar"),
+    "pickle": (".pt", ".pth", ".bin", ".ckpt", ".pkl", ".pickle"),
     "torchscript": (".pt", ".pth", ".ptl", ".zip"),
     "safetensors": (".safetensors",),
     "npy": (".npy",),
@@ -48,7 +49,20 @@ EXTENSIONS = {
 
 
 def detect_format(path: str | os.PathLike) -> str:
-    """The format from the file's first bytes (never from its extension)."""
+    """The format from the file's first bytes (never from its extension); a folder is a
+    distributed checkpoint when it has a .metadata file, else a folder of checkpoint files."""
+    if os.path.isdir(path):
+        return "dcp" if os.path.isfile(os.path.join(path, ".metadata")) else "folder"
+    name = os.path.basename(os.fspath(path))
+    if name.endswith(".index.json"):
+        return "index"
+    if name == ".metadata":
+        return "dcp"
+    if name.endswith(".distcp"):
+        raise TensorFileError(
+            "This is one shard of a torch.distributed.checkpoint folder: its bytes only make "
+            "sense with the folder's .metadata. Open the folder instead."
+        )
     size = os.path.getsize(path)
     if size == 0:
         raise TensorFileError("The file is empty (0 bytes): there is nothing to read.")
@@ -73,9 +87,9 @@ def _zip_kind(path) -> str:
     try:
         with zipfile.ZipFile(path) as archive:
             names = archive.namelist()
-    except (zipfile.BadZipFile, OSError, ValueError):
+    except Exception:  # noqa: BLE001 — BadZipFile, NotImplementedError (a newer zip), ...
         raise TensorFileError(
-            "The zip archive is damaged or truncated (its directory cannot be read)."
+            "The zip archive is damaged or truncated: its directory cannot be read."
         ) from None
     if names and all(n.endswith(".npy") for n in names):
         return "npz"
@@ -90,121 +104,22 @@ def _zip_kind(path) -> str:
 
 def extension_note(path: str | os.PathLike, fmt: str) -> str | None:
     suffix = Path(path).suffix.lower()
+    if fmt not in EXTENSIONS or os.path.isdir(path):
+        return None
     if suffix and suffix not in EXTENSIONS[fmt]:
         return f"Named {suffix} but the bytes are {FORMAT_LABELS[fmt]}; read by content."
     return None
 
 
-# --- the globals a pickle would import -----------------------------------------------------------
+# --- NumPy files --------------------------------------------------------------------------------
 
 
-def allowed_globals() -> set[str]:
-    from torch import _weights_only_unpickler as unpickler
-
-    allowed = set(unpickler._get_allowed_globals())
-    allowed |= set(unpickler._get_user_allowed_globals())
-    return allowed
-
-
-def pickle_globals(stream: io.BufferedIOBase, pickles: int, found: list[str]) -> list[str]:
-    """Append to `found` the 'module.name' of every GLOBAL / STACK_GLOBAL in the next `pickles`
-    pickles of a stream, read with pickletools (nothing is imported or called)."""
-    for _ in range(pickles):
-        strings: list[str] = []
-        memo: dict[int, object] = {}
-        for opcode, arg, _pos in pickletools.genops(stream):
-            name = opcode.name
-            if name == "GLOBAL":
-                found.append(str(arg).replace(" ", "."))
-            elif name == "STACK_GLOBAL" and len(strings) >= 2:
-                found.append(f"{strings[-2]}.{strings[-1]}")
-            elif isinstance(arg, str) and ("UNICODE" in name or name.endswith("STRING")):
-                strings.append(str(arg))
-            elif name in ("BINPUT", "LONG_BINPUT", "PUT"):
-                memo[int(arg)] = strings[-1] if strings else None
-            elif name == "MEMOIZE":
-                memo[len(memo)] = strings[-1] if strings else None
-            elif name in ("BINGET", "LONG_BINGET", "GET") and isinstance(memo.get(int(arg)), str):
-                strings.append(memo[int(arg)])
-    return found
-
-
-def unsafe_globals(path: str | os.PathLike, fmt: str) -> list[str]:
-    if fmt == "torch-zip":
-        try:
-            if _utf8(path):
-                found = torch.serialization.get_unsafe_globals_in_checkpoint(path)
-            else:
-                with open(path, "rb") as f:
-                    found = torch.serialization.get_unsafe_globals_in_checkpoint(f)
-        except Exception as error:  # noqa: BLE001 — a damaged archive is reported, not raised
-            raise TensorFileError(f"The archive cannot be read: {_one_line(error)}") from None
-        return sorted(found)
-    if fmt == "torch-legacy":
-        found: list[str] = []
-        allowed = allowed_globals()
-        try:
-            with open(path, "rb") as f:
-                # magic number, protocol version, system info, then the object itself
-                pickle_globals(f, 4, found)
-        except Exception:  # noqa: BLE001 — damaged; but what was seen so far may be unsafe
-            if not _unsafe(found, allowed):
-                raise TensorFileError(
-                    "The pickle is damaged or truncated, or not a torch.save file."
-                ) from None
-        return _unsafe(found, allowed)
-    return []
-
-
-def _utf8(path) -> bool:
-    try:
-        os.fsdecode(path).encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _unsafe(found: list[str], allowed: set[str]) -> list[str]:
-    return [g for g in dict.fromkeys(found) if g not in allowed and not _legacy_storage(g)]
-
-
-def _legacy_storage(name: str) -> bool:
-    module, _, attr = name.rpartition(".")
-    return module == "torch" and attr.endswith("Storage")
-
-
-# --- loading -------------------------------------------------------------------------------------
-
-
-def load_file(path: str | os.PathLike, fmt: str) -> tuple[object, list[str]]:
-    """(the loaded object, notes). Refuses unsafe pickles; never runs code from the file."""
+def load_numpy(path: str | os.PathLike, fmt: str) -> tuple[object, list[str]]:
+    """(the tensor or dict of tensors, notes) of an .npy or .npz file; object arrays are never
+    unpickled."""
     notes: list[str] = []
-    if fmt == "torchscript":
-        raise TensorFileError(
-            "This is a TorchScript archive (torch.jit.save): a compiled program, not saved "
-            "tensors; loading it means running its code, which tensorviz never does."
-        )
-    bad = unsafe_globals(path, fmt)
-    if bad:
-        raise UnsafeFileError(bad)
     try:
-        if fmt == "torch-zip" and _utf8(path):
-            obj = torch.load(path, map_location="cpu", weights_only=True, mmap=True)
-            notes.append("Opened with mmap=True: tensor data is read from disk only when used.")
-        elif fmt == "torch-zip":  # torch's zip reader takes only UTF-8 names; a stream works
-            with open(path, "rb") as f:
-                obj = torch.load(f, map_location="cpu", weights_only=True)
-            notes.append("The file name is not UTF-8, so torch cannot mmap it: read whole.")
-        elif fmt == "torch-legacy":
-            obj = torch.load(path, map_location="cpu", weights_only=True)
-            notes.append(
-                "Legacy (non-zip) torch.save format: read whole into memory, mmap is not "
-                "possible. Re-save it with torch.save to get the zip format."
-            )
-        elif fmt == "safetensors":
-            obj = read_safetensors(path)
-            notes.append("Memory-mapped: tensor data is read from disk only when used.")
-        elif fmt == "npy":
+        if fmt == "npy":
             obj = numpy_tensor(np.load(path, allow_pickle=False), "The array", notes)
         else:
             obj = _npz_tensors(path, notes)
@@ -259,8 +174,9 @@ def _npz_tensors(path, notes: list[str]) -> dict[str, torch.Tensor]:
 
 
 def _one_line(error: BaseException) -> str:
+    """The first line of a library's message, escaped and short (it may quote the file)."""
     text = str(error).strip().splitlines()
-    return text[0] if text else type(error).__name__
+    return quoted(text[0], 160, quote=False) if text else type(error).__name__
 
 
 def _explain_load_error(error: BaseException) -> str:
@@ -277,11 +193,6 @@ def _explain_load_error(error: BaseException) -> str:
     if isinstance(error, EOFError | struct.error) or "truncated" in text or "EOF" in text:
         return "The file is truncated: it ends before its data does."
     return f"The file could not be read: {_one_line(error)}"
-
-
-def is_memory_mapped(path: str | os.PathLike, fmt: str | None) -> bool:
-    """Whether load_file leaves this file's tensor data mapped from disk."""
-    return fmt == "safetensors" or (fmt == "torch-zip" and _utf8(path))
 
 
 # --- saving --------------------------------------------------------------------------------------

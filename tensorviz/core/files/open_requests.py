@@ -20,16 +20,21 @@ class PathProblem:
         return f"Cannot open {self.path}: {self.reason}"
 
 
-def path_problem(path: str | os.PathLike) -> PathProblem | None:
-    """None when `path` names a readable regular file, else what is wrong with it."""
+def path_problem(path: str | os.PathLike, folders: bool = False) -> PathProblem | None:
+    """None when `path` names a readable regular file (or, with `folders`, a readable folder:
+    a checkpoint folder), else what is wrong with it."""
     text = os.fspath(path)
     if not text.strip():
         return PathProblem(text, "the path is empty.")
     p = Path(text).expanduser()
     if not p.exists():
         return PathProblem(text, "no such file.")
-    if p.is_dir():
+    if p.is_dir() and not folders:
         return PathProblem(text, "it is a folder, not a file.")
+    if p.is_dir():
+        if not os.access(p, os.R_OK | os.X_OK):
+            return PathProblem(text, "permission denied (the folder is not readable).")
+        return None
     if not p.is_file():
         return PathProblem(text, "it is not a regular file.")
     if not os.access(p, os.R_OK):
@@ -37,12 +42,12 @@ def path_problem(path: str | os.PathLike) -> PathProblem | None:
     return None
 
 
-def split_openable(paths: list[str]) -> tuple[list[str], list[PathProblem]]:
+def split_openable(paths: list[str], folders: bool = False) -> tuple[list[str], list[PathProblem]]:
     """Separate paths into absolute openable ones (order kept, duplicates dropped) and problems."""
     good: list[str] = []
     problems: list[PathProblem] = []
     for path in paths:
-        problem = path_problem(path)
+        problem = path_problem(path, folders)
         if problem:
             problems.append(problem)
             continue

@@ -1,134 +1,180 @@
-"""Reading safetensors files: the header checked as the format requires (a JSON object of
-entries, each a known dtype, a shape of non-negative integers and data offsets inside the data,
-exactly as long as the shape needs, no two overlapping), then the data memory-mapped.
-Anything else is one sentence naming the entry and the problem.
+"""safetensors files through the `safetensors` library (the maintained Rust implementation).
+
+Opening reads only the header: the library checks it and gives each entry's dtype and shape;
+tensors are listed as meta tensors whose bytes are read on demand with plain reads at the data
+offsets of the header the library accepted (never through a mapping, see value_reading). Every
+dtype torch has is listed with its torch dtype (F8 variants and U16–U64 included); a dtype torch
+cannot hold (F4, F6) is listed with its shape and a note and does not sink the other entries.
+`__metadata__` is kept. When the library refuses a header, our own check of the format names the
+entry and the problem in one sentence (the library's words are kept when ours find nothing).
+Writing goes through the library too.
 """
 
 from __future__ import annotations
 
 import json
-import mmap
 import os
 import struct
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import torch
 
 from tensorviz.core.files.file_errors import TensorFileError
+from tensorviz.core.files.quoting import quoted
+from tensorviz.core.files.value_reading import StoredBytes
 
-SAFETENSORS_DTYPES = {
-    "F64": torch.float64, "F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16,
-    "I64": torch.int64, "I32": torch.int32, "I16": torch.int16, "I8": torch.int8,
-    "U8": torch.uint8, "BOOL": torch.bool, "C64": torch.complex64,
+# bits per element of every dtype the safetensors format defines
+DTYPE_BITS = {
+    "BOOL": 8, "U8": 8, "I8": 8, "F8_E5M2": 8, "F8_E4M3": 8, "F8_E8M0": 8, "F8_E4M3FNUZ": 8,
+    "F8_E5M2FNUZ": 8, "I16": 16, "U16": 16, "F16": 16, "BF16": 16, "I32": 32, "U32": 32,
+    "F32": 32, "C64": 64, "F64": 64, "I64": 64, "U64": 64, "F4": 4, "F6_E2M3": 6, "F6_E3M2": 6,
 }  # fmt: skip
-_SAFETENSORS_NAMES = {dtype: name for name, dtype in SAFETENSORS_DTYPES.items()}
 
 
-def read_safetensors(path: str | os.PathLike) -> dict[str, torch.Tensor]:
+def torch_dtypes() -> dict[str, torch.dtype]:
+    """safetensors dtype name → torch dtype, as the library maps them (plus F8_E8M0)."""
+    import safetensors.torch
+
+    found = dict(safetensors.torch._TYPES)
+    if hasattr(torch, "float8_e8m0fnu"):
+        found.setdefault("F8_E8M0", torch.float8_e8m0fnu)
+    return found
+
+
+@dataclass(frozen=True)
+class UnreadableEntry:
+    """A safetensors entry of a dtype torch cannot hold: listed, never read."""
+
+    dtype: str
+    shape: tuple
+    nbytes: int
+
+    def __repr__(self) -> str:
+        shape = ", ".join(map(str, self.shape))
+        return (f"[{shape}] {self.dtype}, {self.nbytes:,} bytes — torch has no dtype for "
+                f"{self.dtype}, so it is listed but its values cannot be shown")  # fmt: skip
+
+
+def read_safetensors(path: str) -> tuple[dict, dict, dict | None, list[str]]:
+    """(name → meta tensor or UnreadableEntry, storage key → StoredBytes, __metadata__, notes)."""
+    from safetensors import SafetensorError, safe_open
+
+    try:
+        with safe_open(path, framework="pt") as handle:
+            names = handle.offset_keys()
+            described = {}
+            for name in names:
+                entry = handle.get_slice(name)
+                described[name] = (entry.get_dtype(), entry.get_shape())
+            metadata = handle.metadata()
+    except SafetensorError as refusal:
+        raise TensorFileError(explain_refusal(path, str(refusal))) from None
+    base, offsets = _data_offsets(path)
+    types, tensors, records, notes = torch_dtypes(), {}, {}, []
+    for name, (dtype_name, shape) in described.items():
+        start, end = offsets[name]
+        dtype = types.get(dtype_name)
+        if dtype is None:
+            tensors[name] = UnreadableEntry(dtype_name, tuple(shape), end - start)
+            notes.append(f"{quoted(name)} is {dtype_name}, which torch cannot hold: listed only.")
+            continue
+        tensor = torch.empty(shape, dtype=dtype, device="meta")  # contiguous, its own storage
+        records[tensor.untyped_storage()._cdata] = StoredBytes(path, base + start, end - start)
+        tensors[name] = tensor
+    return tensors, records, metadata, notes
+
+
+def _data_offsets(path: str) -> tuple[int, dict[str, tuple[int, int]]]:
+    """Where the data starts and each entry's [start, end) in it, from the header the library
+    has just accepted."""
     with open(path, "rb") as f:
-        base, entries = safetensors_header(f)
-        if not entries:
-            return {}
-        buffer = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)  # private: writes stay here
-    result: dict[str, torch.Tensor] = {}
-    for name, dtype, shape, start, end in entries:
-        count = (end - start) // _element_size(dtype)
-        if count == 0:
-            result[name] = torch.empty(shape, dtype=dtype)
-        else:
-            flat = torch.frombuffer(buffer, dtype=dtype, count=count, offset=base + start)
-            result[name] = flat.reshape(shape)
-    return result
+        (length,) = struct.unpack("<Q", f.read(8))
+        header = json.loads(f.read(length))
+    offsets = {k: tuple(v["data_offsets"]) for k, v in header.items() if k != "__metadata__"}
+    return 8 + length, offsets
 
 
-def safetensors_records(path: str | os.PathLike) -> dict[int, int]:
-    """File offset → bytes of every non-empty tensor of a safetensors file."""
-    with open(path, "rb") as f:
-        base, entries = safetensors_header(f)
-    return {base + start: end - start for _n, _d, _s, start, end in entries if end > start}
+# --- why the library refused a header -------------------------------------------------------------
 
 
-def _element_size(dtype: torch.dtype) -> int:
-    return torch.empty(0, dtype=dtype).element_size()
+def explain_refusal(path: str, library_words: str) -> str:
+    """One sentence on what is wrong with a header the library refused."""
+    try:
+        with open(path, "rb") as f:
+            problem = _header_problem(f)
+    except OSError:
+        problem = None
+    if problem:
+        return problem
+    words = library_words.removeprefix("Error while deserializing header: ")
+    return f"The safetensors library refuses this file: {quoted(words, 160)}."
 
 
-def safetensors_header(f) -> tuple[int, list[tuple[str, torch.dtype, tuple, int, int]]]:
-    """(where the data starts, [(name, dtype, shape, start, end)]) of an open safetensors file,
-    checked as the safetensors format requires; otherwise one sentence naming the problem."""
+def _header_problem(f) -> str | None:
     size = os.fstat(f.fileno()).st_size
     raw = f.read(8)
     if len(raw) < 8:
-        raise TensorFileError("The safetensors file is truncated: it ends inside its header.")
+        return "The safetensors file is truncated: it ends inside its header."
     (header_len,) = struct.unpack("<Q", raw)
     if header_len > size - 8:
-        raise TensorFileError(
-            f"The safetensors header claims {header_len:,} bytes but only {size - 8:,} follow: "
-            "the file is truncated or not safetensors."
-        )
+        return (f"The safetensors header claims {header_len:,} bytes but only {size - 8:,} "
+                "follow: the file is truncated or not safetensors.")  # fmt: skip
     try:
         header = json.loads(f.read(header_len).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise TensorFileError("The safetensors header is not valid UTF-8 JSON.") from None
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return "The safetensors header is not valid UTF-8 JSON."
     if not isinstance(header, dict):
-        raise TensorFileError("The safetensors header is not a JSON object of named entries.")
+        return "The safetensors header is not a JSON object of named entries."
     metadata = header.get("__metadata__", {})
     if not isinstance(metadata, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in metadata.items()
     ):
-        raise TensorFileError("The safetensors __metadata__ must map strings to strings.")
+        return "The safetensors __metadata__ must map strings to strings."
     data_size = size - 8 - header_len
-    entries = [
-        _safetensors_entry(name, info, data_size)
-        for name, info in header.items()
-        if name != "__metadata__"
-    ]
-    spans = sorted((start, end, name) for name, _d, _s, start, end in entries if end > start)
+    spans = []
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        problem = _entry_problem(info, data_size)
+        if problem:
+            return f"The safetensors entry {quoted(name)} {problem}."
+        spans.append((*info["data_offsets"], name))
+    spans.sort()
     for (_s1, end1, first), (start2, _e2, second) in zip(spans, spans[1:], strict=False):
         if start2 < end1:
-            raise TensorFileError(
-                f"The safetensors entries {first!r} and {second!r} overlap in the file's data."
-            )
-    return 8 + header_len, entries
+            return (f"The safetensors entries {quoted(first)} and {quoted(second)} overlap in "
+                    "the file's data.")  # fmt: skip
+    return None
 
 
-def _safetensors_entry(name: str, info, data_size: int):
-    def bad(problem: str) -> TensorFileError:
-        return TensorFileError(f"The safetensors entry {name!r} {problem}.")
-
+def _entry_problem(info, data_size: int) -> str | None:
     if not isinstance(info, dict) or not {"dtype", "shape", "data_offsets"} <= set(info):
-        raise bad("is not an object with dtype, shape and data_offsets")
-    dtype = SAFETENSORS_DTYPES.get(info["dtype"]) if isinstance(info["dtype"], str) else None
-    if dtype is None:
-        known = ", ".join(SAFETENSORS_DTYPES)
-        raise bad(
-            f"has dtype {_json(info['dtype'])}, which tensorviz does not read (it reads {known})"
-        )
+        return "is not an object with dtype, shape and data_offsets"
+    bits = DTYPE_BITS.get(info["dtype"]) if isinstance(info["dtype"], str) else None
+    if bits is None:
+        return f"has dtype {_json(info['dtype'])}, which the safetensors format does not define"
     shape, offsets = info["shape"], info["data_offsets"]
     if not isinstance(shape, list) or not all(_natural(n) for n in shape):
-        raise bad(f"has shape {_json(shape)}: it must be a list of non-negative integers")
+        return f"has shape {_json(shape)}: it must be a list of non-negative integers"
     if not isinstance(offsets, list) or len(offsets) != 2 or not all(map(_natural, offsets)):
-        raise bad(f"has data_offsets {_json(offsets)}: they must be two non-negative integers")
+        return f"has data_offsets {_json(offsets)}: they must be two non-negative integers"
     start, end = offsets
     if not start <= end <= data_size:
-        raise bad(
-            f"has data_offsets [{start}, {end}] outside the file's {data_size:,} bytes of data"
-        )
+        return f"has data_offsets [{start}, {end}] outside the file's {data_size:,} bytes of data"
     numel = 1
     for n in shape:
         numel *= n
-    needed = numel * _element_size(dtype)
-    if end - start != needed:
-        raise bad(
-            f"has shape {_json(shape)} of {info['dtype']}, which needs {needed:,} bytes, but its "
-            f"data_offsets span {end - start:,}"
-        )
-    return name, dtype, tuple(shape), start, end
+    if numel * bits % 8 or end - start != numel * bits // 8:
+        needed = numel * bits / 8
+        return (f"has shape {_json(shape)} of {info['dtype']}, which needs {needed:,g} bytes, "
+                f"but its data_offsets span {end - start:,}")  # fmt: skip
+    return None
 
 
 def _json(value) -> str:
-    """A header value as the file spells it (JSON), cut short if long."""
-    text = json.dumps(value)
-    return text if len(text) <= 60 else text[:59] + "…"
+    """A header value as the file spells it (JSON), escaped and cut short."""
+    return quoted(json.dumps(value), 60, quote=False)
 
 
 def _natural(value) -> bool:
@@ -140,11 +186,12 @@ def _natural(value) -> bool:
 
 def safetensors_problems(tensors: Mapping[str, torch.Tensor]) -> list[str]:
     """Why safetensors would refuse these tensors (it stores neither sharing nor strides)."""
+    supported = set(torch_dtypes().values())
     problems, owners = [], {}
     for name, tensor in tensors.items():
         if not tensor.is_contiguous():
             problems.append(f"{name} is not contiguous (stride {tuple(tensor.stride())})")
-        if tensor.dtype not in _SAFETENSORS_NAMES:
+        if tensor.dtype not in supported:
             problems.append(f"{name} has dtype {tensor.dtype}, which safetensors cannot store")
         key = (str(tensor.device), tensor.untyped_storage().data_ptr())
         if tensor.untyped_storage().nbytes() and key in owners:
@@ -160,23 +207,12 @@ SAFETENSORS_FIX = (
 )
 
 
-def write_safetensors(tensors: Mapping[str, torch.Tensor], stream) -> None:
+def write_safetensors(tensors: Mapping[str, torch.Tensor], stream, metadata=None) -> None:
+    """The library's bytes for these tensors, written to `stream` (the atomic writer's)."""
+    import safetensors.torch
+
     problems = safetensors_problems(tensors)
     if problems:
         raise TensorFileError(f"safetensors refuses: {'; '.join(problems)}. {SAFETENSORS_FIX}")
-    header, blobs, offset = {}, [], 0
-    for name, tensor in tensors.items():
-        data = tensor.detach().cpu().reshape(-1).view(torch.uint8).numpy().tobytes()
-        header[name] = {
-            "dtype": _SAFETENSORS_NAMES[tensor.dtype],
-            "shape": list(tensor.shape),
-            "data_offsets": [offset, offset + len(data)],
-        }
-        blobs.append(data)
-        offset += len(data)
-    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
-    text += b" " * (-len(text) % 8)  # data starts 8-byte aligned
-    stream.write(struct.pack("<Q", len(text)))
-    stream.write(text)
-    for blob in blobs:
-        stream.write(blob)
+    cpu = {name: t.detach().cpu() for name, t in tensors.items()}
+    stream.write(safetensors.torch.save(cpu, metadata=metadata))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import torch
 
 from tensorviz.core.files.file_nodes import Node, StorageGroupInfo, TensorInfo
+from tensorviz.core.files.value_reading import storage_key
 from tensorviz.core.tensors.summary import dtype_name
 
 if TYPE_CHECKING:
@@ -29,45 +30,50 @@ def layout_name(tensor: torch.Tensor) -> str:
 
 
 def share_storages(
-    entries: list[Node], tensor_of: Callable[[tuple], torch.Tensor]
+    entries: list[Node], tensor_of: Callable[[tuple], torch.Tensor], records: dict | None = None
 ) -> list[StorageGroupInfo]:
-    """Give every tensor node its TensorInfo, grouping strided tensors by the storage they read."""
+    """Give every tensor node its TensorInfo, grouping strided tensors by the storage they read.
+    `records`: storage key → where a meta storage's bytes lie in the file (value_reading); such a
+    tensor is described as saved (its device is where it was saved from), not as a meta tensor."""
+    records = records or {}
     ids: dict[tuple, int] = {}
     members: dict[int, list[Node]] = {}
     spans: dict[int, list[tuple[int, int]]] = {}
     storage_bytes: dict[int, int] = {}
     for node in entries:
         tensor = tensor_of(node.access)
+        record = records.get(storage_key(tensor))
         try:
-            storage = _plain_storage(tensor)
+            storage = tensor.untyped_storage() if record else _plain_storage(tensor)
         except Exception:  # noqa: BLE001 — a layout torch cannot give a storage for
             storage = None
         if storage is None:
             node.tensor = _special_info(tensor)
             continue
         nbytes = storage.nbytes()
-        key = (str(tensor.device), storage.data_ptr()) if nbytes else ("empty", id(node))
+        if record is not None:
+            key = ("file", storage._cdata) if nbytes else ("empty", id(node))
+        else:
+            key = (str(tensor.device), storage.data_ptr()) if nbytes else ("empty", id(node))
         storage_id = ids.setdefault(key, len(ids))
-        element = tensor.element_size()
+        element, shape, stride = tensor.element_size(), tuple(tensor.shape), tensor.stride()
+        offset, numel = tensor.storage_offset(), tensor.numel()
         node.tensor = TensorInfo(
-            shape=tuple(tensor.shape),
+            shape=shape,
             dtype=dtype_name(tensor.dtype),
-            device=str(tensor.device),
-            stride=tuple(tensor.stride()),
-            storage_offset=tensor.storage_offset(),
-            nbytes=tensor.numel() * element,
+            device=record.location if record is not None else str(tensor.device),
+            stride=stride,
+            storage_offset=offset,
+            nbytes=numel * element,
             storage_nbytes=nbytes,
             storage_id=storage_id,
             problem=QUANTIZED_PROBLEM if tensor.is_quantized else None,
         )
         members.setdefault(storage_id, []).append(node)
         storage_bytes[storage_id] = nbytes
-        if tensor.numel():
-            extent = 1 + sum(
-                (n - 1) * abs(st) for n, st in zip(tensor.shape, tensor.stride(), strict=True)
-            )
-            start = tensor.storage_offset() * element
-            spans.setdefault(storage_id, []).append((start, start + extent * element))
+        if numel:
+            extent = 1 + sum((n - 1) * abs(st) for n, st in zip(shape, stride, strict=True))
+            spans.setdefault(storage_id, []).append((offset * element, (offset + extent) * element))
     return [
         StorageGroupInfo(
             sid,

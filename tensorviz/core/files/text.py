@@ -3,11 +3,16 @@ sizes, a node's summary, its sharing, the Python line that loads an entry, the t
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from tensorviz.core.explain.errors import ExplainedError
 from tensorviz.core.files.inspection import FileInspection, Node, access_text
+from tensorviz.core.files.quoting import one_line, quoted
+from tensorviz.core.files.stand_ins import STEPS
 from tensorviz.core.tensors.workspace import Provenance, Workspace, WorkspaceEntry
+
+NO_BYTES = ("value", "call", "global", "missing", "text")
 
 
 def format_bytes(n: int) -> str:
@@ -18,13 +23,26 @@ def format_bytes(n: int) -> str:
 
 
 def node_summary(node: Node) -> str:
-    """Shape and dtype of a tensor, the value of a plain value, the size of a container."""
+    """Shape and dtype of a tensor, the value of a plain value, the size of a container, an
+    object's class, the call a plain torch.load would make."""
     if node.kind == "tensor":
         return node.tensor.text()
-    if node.kind == "value":
-        return node.value_text
+    if node.kind in ("value", "call", "global", "missing", "text"):
+        return quoted(node.value_text, 200, quote=False)
     noun = "tensor" if node.tensor_count == 1 else "tensors"
-    return f"{node.kind}, {node.tensor_count} {noun}"
+    count = f"{node.tensor_count} {noun}"
+    if node.kind == "module":
+        return f"{short_class(node.class_name)} module, {count}"
+    if node.kind == "object":
+        return f"{node.class_name} object, {count}"
+    if node.kind == "file":
+        return f"{node.value_text}, {count}"
+    return f"{node.kind}, {count}"
+
+
+def short_class(name: str) -> str:
+    """torch.nn.modules.linear.Linear → Linear; a TorchScript __torch__.M → M."""
+    return name.rpartition(".")[2] or name
 
 
 def sharing_text(node: Node, inspection: FileInspection) -> str:
@@ -49,15 +67,18 @@ def tree_lines(inspection: FileInspection) -> list[str]:
         f"{inspection.path}",
         f"format: {inspection.format_label}",
     ]
-    lines += [f"note: {note}" for note in inspection.notes]
+    lines += [f"note: {one_line(note, 2000)}" for note in inspection.notes]
+    lines += [f"weights_only: {line}" for line in inspection.safety_sentences()]
     if inspection.root is None:
         return lines
 
     def walk(node: Node, depth: int) -> None:
         share = sharing_text(node, inspection)
-        size = format_bytes(node.total_bytes) if node.kind != "value" else ""
-        text = f"{'  ' * depth}{node.name}  {node_summary(node)}"
-        lines.append("  ".join(part for part in (text, size, share and f"[{share}]") if part))
+        size = format_bytes(node.total_bytes) if node.kind not in NO_BYTES else ""
+        text = f"{'  ' * depth}{quoted(node.name, 120, quote=False)}  {node_summary(node)}"
+        source = node.source and f"({node.source})"
+        parts = (text, size, share and f"[{share}]", source)
+        lines.append("  ".join(part for part in parts if part))
         for child in node.children:
             walk(child, depth + 1)
 
@@ -73,14 +94,38 @@ def tree_lines(inspection: FileInspection) -> list[str]:
 
 def load_code(inspection: FileInspection, access: tuple) -> str:
     """The Python line that gives the same entry, for the workspace's provenance."""
-    path = inspection.path
-    if inspection.format == "npy":
+    path, fmt = inspection.path, inspection.format
+    shard = inspection.entry_sources.get(tuple(access), "")
+    if fmt == "folder" and access and isinstance(access[0], str):
+        path, access = os.path.join(path, access[0]), tuple(access[1:])
+        fmt = _format_by_name(path)
+    if fmt == "index" and shard:
+        path, fmt = os.path.join(os.path.dirname(path), shard.rpartition("/")[2]), None
+        fmt = _format_by_name(path)
+    if fmt == "dcp":
+        folder = path if os.path.isdir(path) else os.path.dirname(path)
+        return (f"dcp_to_torch_save({folder!r}, 'checkpoint.pt'); torch.load('checkpoint.pt')"
+                f"{access_text(access)}")  # fmt: skip
+    if fmt == "npy":
         return f"torch.from_numpy(np.load({path!r}))"
-    if inspection.format == "npz":
+    if fmt == "npz":
         return f"torch.from_numpy(np.load({path!r}){access_text(access)})"
-    if inspection.format == "safetensors":
+    if fmt == "safetensors":
         return f"safetensors.torch.load_file({path!r}){access_text(access)}"
+    if fmt == "torchscript":
+        return f"torch.jit.load({path!r}){access_text(access[1:])}  # runs the archive's code"
+    if inspection.safety.refused_globals:
+        return (f"torch.load({path!r}, weights_only=False){access_text(access)}  # runs the "
+                "file's code: only for a file you trust")  # fmt: skip
     return f"torch.load({path!r}, weights_only=True){access_text(access)}"
+
+
+def _format_by_name(path: str) -> str:
+    if path.endswith(".safetensors"):
+        return "safetensors"
+    if path.endswith((".npy", ".npz")):
+        return path[-3:]
+    return "torch-zip"
 
 
 def workspace_entries(
@@ -97,7 +142,7 @@ def workspace_entries(
     tensors = inspection.tensors_in_memory([node.access for node in plain])  # FileChangedError
     entries, used = [], set()
     for node, tensor in zip(plain, tensors, strict=True):
-        words = "_".join(map(str, node.access)) or Path(inspection.path).stem
+        words = "_".join(map(_step_word, node.access)) or Path(inspection.path).stem
         name = workspace.suggest_name(words)
         base, n = name, 1
         while name in used:
@@ -109,22 +154,27 @@ def workspace_entries(
     return entries, why
 
 
+def _step_word(step) -> str:
+    """A step of an entry's path as a word for a workspace name (an attribute by its name)."""
+    for attribute in ("name", "index"):
+        if isinstance(step, STEPS) and hasattr(step, attribute):
+            return str(getattr(step, attribute))
+    return str(step)
+
+
 def explain_file_error(inspection: FileInspection) -> ExplainedError:
-    """A refusal or read failure as an ExplainedError for the error box."""
-    if not inspection.safe:
-        return ExplainedError(
-            "unsafe-file",
-            "Refused: this file would run code when loaded",
-            "",
-            inspection.error or "",
-            "Do not load it with torch.load(weights_only=False). If it is yours, re-save only "
-            "the tensors (e.g. model.state_dict()) with torch.save, or as .safetensors.",
-        )
+    """A read failure as an ExplainedError for the error box."""
     return ExplainedError(
         "file",
         "This file cannot be opened",
         "",
         inspection.error or "",
-        "Check that the file is a complete torch.save, safetensors, .npy or .npz file (a copy "
-        "that finished downloading); it stays listed so you can see what was tried.",
+        "Check that it is a complete torch.save, safetensors, .npy or .npz file, a checkpoint "
+        "folder or an index file (a copy that finished downloading); it stays listed so you can "
+        "see what was tried.",
     )
+
+
+def safety_lines(inspection: FileInspection) -> list[str]:
+    """What torch's loaders would do with this file, one sentence each (the CLI and the GUI)."""
+    return inspection.safety_sentences()

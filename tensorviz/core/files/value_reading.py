@@ -1,28 +1,29 @@
-"""Copies of a file's tensors read with ordinary reads, never through the file's memory mapping.
+"""Tensor values read on demand, with ordinary reads, from the files they lie in.
 
-A file opened with mmap (torch.save zip, safetensors) can be truncated on disk while it is open —
-a training script re-saving its checkpoint in place. Touching a mapped page past the new end of
-the file kills the whole process with SIGBUS, and checking the file's size first is only a race.
-So tensor data is never read through the mapping: when the file is opened, each mapped storage's
-place in the file is worked out (the mapping is laid out exactly like the file, so storage
-addresses minus the mapping's base are the records' offsets, verified record by record), and reads
-copy those bytes with plain reads from the very file that was opened (its inode, size and mtime are
-checked before and after). A short read or a changed stamp is a FileChangedError with one
-sentence. Tensors we cannot place (sparse or quantized parts, say) come from a plain torch.load of
-the same open file, without mmap.
+Opening a file never reads tensor data: the tree's tensors are built on the meta device and each
+meta storage has a record of where its bytes are (`StoredBytes`: file, offset, length; a
+torch.distributed.checkpoint tensor has a record that assembles its chunks). Reading a value
+copies those bytes with plain reads from the very file that was opened — its inode, size and
+mtime are checked before and after — never through a memory mapping: a training script
+re-saving its checkpoint in place would otherwise turn a read past the new end into SIGBUS. A
+short read or a changed stamp is a FileChangedError with one sentence.
+
+Tensors that are not file-backed (NumPy files, layouts whose bytes were read while opening) are
+deep-copied, so whatever the caller gets never aliases the inspection.
 """
 
 from __future__ import annotations
 
 import copy
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 
 
 class FileChangedError(OSError):
-    """The file under loaded (possibly mmapped) tensors changed or vanished since it was opened."""
+    """The file under the listed tensors changed or vanished since it was opened."""
 
 
 def stamp_now(path: str | os.PathLike) -> tuple:
@@ -33,57 +34,93 @@ def _stamp_of(info: os.stat_result) -> tuple:
     return (info.st_ino, info.st_size, info.st_mtime_ns)
 
 
-def match_offsets(storages: dict[int, int], records: dict[int, int]) -> dict[int, int] | None:
-    """Storage address → file offset, given storages (address → bytes) that are slices of one
-    mapping of the file and the file's data records (offset → bytes); None if they do not fit."""
-    live = {ptr: n for ptr, n in storages.items() if n}
-    if not live:
-        return {}
-    first = min(live)
-    for offset, size in sorted(records.items()):
-        if size != live[first]:
-            continue
-        base = first - offset
-        if all(records.get(ptr - base) == n for ptr, n in live.items()):
-            return {ptr: ptr - base for ptr in live}
-    return None
+@dataclass(frozen=True)
+class StoredBytes:
+    """Where one storage's bytes lie: `nbytes` from `offset` of `path`."""
+
+    path: str
+    offset: int
+    nbytes: int
+    location: str = "cpu"  # the device it was saved from
+    swap_dtype: torch.dtype | None = None  # saved big-endian: swapped on reading
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        return (self.path,)
+
+    def read(self, files: OpenFiles) -> torch.UntypedStorage:
+        buffer = read_bytes(files.open(self.path), self.offset, self.nbytes, self.path)
+        storage = buffer.untyped_storage()
+        if self.swap_dtype is not None and torch._utils._element_size(self.swap_dtype) > 1:
+            storage.byteswap(self.swap_dtype)
+        return storage
 
 
-def zip_records(path: str) -> dict[int, int]:
-    """Offset → size of every tensor-data record of a torch.save zip archive."""
-    reader = torch._C.PyTorchFileReader(path)
-    return {
-        reader.get_record_offset(name): reader.get_record_size(name)
-        for name in reader.get_all_records()
-        if name.startswith("data/")
-    }
+def read_bytes(f, offset: int, nbytes: int, path: str) -> torch.Tensor:
+    """`nbytes` from `offset` of an open file as a uint8 tensor; short means the file changed."""
+    buffer = torch.empty(nbytes, dtype=torch.uint8)
+    view, got = memoryview(buffer.numpy()), 0
+    f.seek(offset)
+    while got < nbytes:
+        count = f.readinto(view[got:])
+        if not count:
+            raise FileChangedError(
+                f"{Path(path).name} changed on disk while its data was read (it is shorter "
+                "now); reopen it to read its data."
+            )
+        got += count
+    return buffer
 
 
-def mapped_storages(tensors: list[torch.Tensor]) -> dict[int, int]:
-    """Address → bytes of the plain storages of these tensors."""
-    found = {}
-    for tensor in tensors:
-        if _placeable(tensor):
-            storage = tensor.untyped_storage()
-            found[storage.data_ptr()] = storage.nbytes()
-    return found
+class OpenFiles:
+    """The files one read needs, each opened once and checked against its stamp."""
+
+    def __init__(self, stamps: dict[str, tuple]) -> None:
+        self.stamps, self._open = stamps, {}
+
+    def open(self, path: str):
+        if path not in self._open:
+            name = Path(path).name
+            try:
+                f = open(path, "rb")  # noqa: SIM115 — closed in close()
+            except FileNotFoundError:
+                raise FileChangedError(
+                    f"{name} was deleted or moved since it was opened; reopen it to read its data."
+                ) from None
+            self._open[path] = f
+            _check(f, self.stamps.get(path), name, "opened")
+        return self._open[path]
+
+    def close(self, check: bool = True) -> None:
+        """Close every file; with `check`, raise if one changed while it was read."""
+        changed = None
+        for path, f in self._open.items():
+            try:
+                if check and changed is None:
+                    _check(f, self.stamps.get(path), Path(path).name, "read")
+            except FileChangedError as error:
+                changed = error
+            finally:
+                f.close()
+        if changed is not None:
+            raise changed
 
 
-def _placeable(tensor: torch.Tensor) -> bool:
-    return (
-        isinstance(tensor, torch.Tensor)
-        and not tensor.is_nested
-        and tensor.layout == torch.strided
-        and tensor.device.type == "cpu"
-        and not tensor.is_quantized
-        and not tensor.is_conj()
-        and not tensor.is_neg()
-    )
+def storage_key(tensor: torch.Tensor) -> int | None:
+    """Identity of a tensor's storage (the same for every view of it), or None."""
+    if not isinstance(tensor, torch.Tensor) or tensor.is_nested or tensor.layout != torch.strided:
+        return None
+    try:
+        return tensor.untyped_storage()._cdata
+    except Exception:  # noqa: BLE001 — a tensor kind without a storage
+        return None
 
 
 def value_at(obj, access: tuple):
+    from tensorviz.core.files.stand_ins import apply_step
+
     for step in access:
-        obj = obj[step]
+        obj = apply_step(obj, step)
     return obj
 
 
@@ -91,30 +128,35 @@ def read_copies(
     path: str,
     fmt: str | None,
     stamp: tuple | None,
-    offsets: dict[int, int] | None,
+    offsets: dict | None,
     loaded: object,
     accesses: list[tuple],
+    stamps: dict[str, tuple] | None = None,
 ) -> list:
-    """Copies of the entries at `accesses` of `loaded` (what was loaded from `path`) in ordinary
-    memory, storage sharing between them kept. With `offsets` None nothing is backed by the file:
-    the entries are deep-copied."""
-    if offsets is None:
-        return _deep_copies([value_at(loaded, access) for access in accesses])
-    name = Path(path).name
+    """Copies of the entries at `accesses` of `loaded` in ordinary memory, storage sharing between
+    them kept. `offsets`: storage key → StoredBytes (or any record with .read and .paths);
+    `stamps`: path → stamp of every file involved (`path`/`stamp` for a single file)."""
+    records = offsets or {}
+    stamps = dict(stamps or {})
+    if stamp is not None:
+        stamps.setdefault(path, stamp)
+    tensors = [value_at(loaded, access) for access in accesses]
+    if not any(storage_key(t) in records for t in tensors):
+        return _deep_copies(tensors)
+    files = OpenFiles(stamps)
     try:
-        with open(path, "rb") as f:
-            _check(f, stamp, name, "opened")
-            result = _read(f, fmt, offsets, loaded, accesses, name)
-            _check(f, stamp, name, "read")
-    except FileNotFoundError:
-        raise FileChangedError(
-            f"{name} was deleted or moved since it was opened; reopen it to read its data."
-        ) from None
+        try:
+            result = _read(files, records, tensors)
+        except BaseException:
+            files.close(check=False)
+            raise
+        files.close()
     except FileChangedError:
         raise
     except OSError as error:
         raise FileChangedError(
-            f"{name} could not be read ({error.strerror or type(error).__name__}); reopen it."
+            f"{Path(path).name} could not be read ({error.strerror or type(error).__name__}); "
+            "reopen it."
         ) from None
     return result
 
@@ -132,53 +174,27 @@ def _check(f, stamp: tuple | None, name: str, when: str) -> None:
         raise FileChangedError(f"{name} changed on disk {since}; reopen it to read its data.")
 
 
-def _read(f, fmt, offsets: dict[int, int], loaded, accesses: list[tuple], name: str) -> list:
+def _read(files: OpenFiles, records: dict, tensors: list) -> list:
     storages: dict[int, torch.UntypedStorage] = {}
-    plain = None  # the file loaded without mmap, only if some entry cannot be placed
     result = []
-    for access in accesses:
-        tensor = value_at(loaded, access)
-        ptr = tensor.untyped_storage().data_ptr() if _placeable(tensor) else None
-        if ptr is not None and (ptr in offsets or tensor.untyped_storage().nbytes() == 0):
-            if ptr not in storages:
-                storages[ptr] = _read_storage(f, offsets.get(ptr, 0), tensor, name)
-            copied = torch.empty(0, dtype=tensor.dtype).set_(
-                storages[ptr], tensor.storage_offset(), tensor.size(), tensor.stride()
-            )
-            result.append(copied)
-        elif isinstance(tensor, torch.Tensor) and tensor.device.type == "meta":
-            result.append(tensor)  # no data to read
-        else:
-            if plain is None:
-                plain = _load_plainly(f, fmt, name)
-            result.append(value_at(plain, access))
+    for tensor in tensors:
+        key = storage_key(tensor)
+        if key not in records:
+            result.append(_deep_copies([tensor])[0])
+            continue
+        if key not in storages:
+            storages[key] = records[key].read(files)
+        dtype = tensor.dtype
+        copied = torch.empty(0, dtype=dtype).set_(
+            storages[key], tensor.storage_offset(), tensor.size(), tensor.stride()
+        )
+        if tensor.is_conj():
+            copied = copied.conj()
+        result.append(copied)
     return result
 
 
-def _read_storage(f, offset: int, tensor: torch.Tensor, name: str) -> torch.UntypedStorage:
-    nbytes = tensor.untyped_storage().nbytes()
-    buffer = torch.empty(nbytes, dtype=torch.uint8)
-    view, got = memoryview(buffer.numpy()), 0
-    f.seek(offset)
-    while got < nbytes:
-        count = f.readinto(view[got:])
-        if not count:
-            raise FileChangedError(
-                f"{name} changed on disk while its data was read (it is shorter now); "
-                "reopen it to read its data."
-            )
-        got += count
-    return buffer.untyped_storage()
-
-
-def _load_plainly(f, fmt: str | None, name: str):
-    """The whole file loaded again with ordinary reads from the open file (no mmap)."""
-    if fmt != "torch-zip":
-        raise FileChangedError(f"{name} cannot be read again without its mapping; reopen it.")
-    try:
-        f.seek(0)
-        return torch.load(f, map_location="cpu", weights_only=True)
-    except Exception:  # noqa: BLE001 — a file cut short mid-read fails in many ways
-        raise FileChangedError(
-            f"{name} changed on disk while its data was read; reopen it to read its data."
-        ) from None
+def real_copy(tensor: torch.Tensor, records: dict, stamps: dict[str, tuple]) -> torch.Tensor:
+    """One file-backed tensor read into ordinary memory now (for layouts torch cannot build on
+    the meta device: sparse, quantized, nested parts)."""
+    return read_copies("", None, None, records, tensor, [()], stamps)[0]

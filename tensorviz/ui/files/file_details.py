@@ -55,11 +55,49 @@ class FileDetails(QLabel):
                 ("statistics", statistics or "not computed yet (Statistics, Ctrl+I)"),
                 ("load it", load_code(inspection, node.access)),
             ]
-        elif node.kind != "value":
-            rows.append(("bytes on disk", f"{node.total_bytes:,} (each storage counted once)"))
+        else:
+            rows += _other_rows(node)
+        if node.source:
+            rows.append(("file", node.source))
+        code = ""
+        if node.kind == "text":
+            code = f"<pre style='margin-top:8px'>{escape(str(node.value or ''))}</pre>"
         body = "".join(
             f"<tr><td style='color:#6b7280; padding-right:12px'>{escape(k)}</td>"
             f"<td style='font-family:monospace'>{escape(v)}</td></tr>"
             for k, v in rows
         )
-        self.setText(f"<table>{body}</table>")
+        self.setText(f"<table>{body}</table>{code}")
+
+
+def _other_rows(node: Node) -> list[tuple[str, str]]:
+    """What a row that is not a tensor is: its class, the call it stands for, its value."""
+    rows = []
+    if node.kind == "call":
+        rows += [
+            ("callable", node.class_name),
+            ("would run", node.danger or "code from the module it names"),
+            ("made?", "never: tensorviz records calls, it does not make them"),
+        ]
+    elif node.kind in ("object", "module"):
+        rows.append(("class", node.class_name))
+        built = "no: the state the file recorded, shown as data"
+        if node.kind == "module":
+            built = "no: its submodules, parameters and buffers as the file recorded them"
+        rows.append(("built?", built))
+    elif node.kind == "global":
+        rows.append(("names", f"{node.class_name} (never imported)"))
+    elif node.kind == "value":
+        kind = type(node.value).__name__ if node.value is not None else "None"
+        rows += [("type", kind), ("value", _long_text(node.value, node.value_text))]
+    elif node.kind == "missing":
+        rows.append(("why", node.value_text))
+    if node.kind not in ("value", "global", "missing", "text", "call"):
+        rows.append(("bytes on disk", f"{node.total_bytes:,} (each storage counted once)"))
+    return rows
+
+
+def _long_text(value, short: str) -> str:
+    if isinstance(value, str):
+        return value if len(value) <= 2000 else value[:2000] + f"… ({len(value):,} long)"
+    return short

@@ -6,12 +6,16 @@ Qt asks only for the rows it shows; there is one Node per saved entry (never per
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QPushButton, QTreeView, QWidget
 
 from tensorviz.core.files.inspection import FileInspection, Node
-from tensorviz.core.files.text import format_bytes, node_summary, sharing_text
+from tensorviz.core.files.quoting import quoted
+from tensorviz.core.files.text import NO_BYTES, format_bytes, node_summary, sharing_text
+from tensorviz.core.files.tree import expanded_by_default
+from tensorviz.ui.files.file_tree_style import KIND_WORDS, kind_colour, kind_icon
 
-COLUMNS = ("Name", "Contents", "Bytes", "Sharing", "Statistics")
+COLUMNS = ("Name", "Contents", "Bytes", "Sharing / file", "Statistics")
 SHARED_BRUSH = QBrush(QColor("#fff4d6"))
 WASTE_BRUSH = QBrush(QColor("#fde8e8"))
 NodeRole = Qt.ItemDataRole.UserRole + 1
@@ -102,8 +106,15 @@ class FileTreeModel(QAbstractItemModel):
         column = index.column()
         if role == NodeRole:
             return node
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+        if role == Qt.ItemDataRole.DisplayRole:
             return self._text(node, column)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(node, column)
+        if role == Qt.ItemDataRole.DecorationRole and column == 0:
+            return kind_icon(node.kind)
+        if role == Qt.ItemDataRole.ForegroundRole and column in (0, 1):
+            colour = kind_colour(node.kind)
+            return QBrush(colour) if colour is not None else None
         plain_storage = node.tensor is not None and node.tensor.storage_id is not None
         if role == Qt.ItemDataRole.BackgroundRole and plain_storage:
             group = self.inspection.storages[node.tensor.storage_id]
@@ -117,18 +128,69 @@ class FileTreeModel(QAbstractItemModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
+    def _tooltip(self, node: Node, column: int) -> str:
+        text = self._text(node, column)
+        if column == 0:
+            what = KIND_WORDS.get(node.kind, node.kind)
+            cls = f" {node.class_name}" if node.class_name else ""
+            return f"{text}: {what}{cls}" + (f" — {node.danger}" if node.danger else "")
+        return text
+
     def _text(self, node: Node, column: int) -> str:
         if column == 0:
-            return node.name
+            return quoted(node.name, 200, quote=False)
         if column == 1:
             return node_summary(node)
         if column == 2:
-            return "" if node.kind == "value" else format_bytes(node.total_bytes)
+            return "" if node.kind in NO_BYTES else format_bytes(node.total_bytes)
         if column == 3:
-            return sharing_text(node, self.inspection)
+            share = sharing_text(node, self.inspection)
+            return f"{share}; in {node.source}" if share and node.source else share or (
+                node.source and f"in {node.source}")  # fmt: skip
         return self._statistics.get(node.access, "") if node.kind == "tensor" else ""
 
     def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return COLUMNS[section]
         return None
+
+
+def file_tree_view(model: FileTreeModel) -> QTreeView:
+    """The tree view the Files area shows the model in: rows of one height, several selectable."""
+    tree = QTreeView()
+    tree.setModel(model)
+    tree.setUniformRowHeights(True)
+    tree.setAlternatingRowColors(True)
+    tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+    header = tree.header()
+    header.setStretchLastSection(True)
+    for column, width in enumerate((170, 130, 70, 230)):
+        header.resizeSection(column, width)
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    return tree
+
+
+def shortcut_button(owner: QWidget, text: str, shortcut: str, slot) -> QPushButton:
+    """A button whose keyboard shortcut works anywhere inside `owner` (while it is enabled)."""
+    button = QPushButton(text)
+    action = QAction(text, owner)
+    action.setShortcut(QKeySequence(shortcut))
+    action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+    action.triggered.connect(lambda _=False: button.isEnabled() and slot())
+    owner.addAction(action)
+    button.setToolTip(f"{text} ({QKeySequence(shortcut).toString()})")
+    button.clicked.connect(lambda _=False: slot())
+    return button
+
+
+def expand_and_fit(tree: QTreeView, model: FileTreeModel) -> None:
+    """Expand what core says starts expanded (long counters stay folded), then fit the Name,
+    Contents and Sharing columns to what they show."""
+    for node in expanded_by_default(model.inspection.root):
+        tree.expand(model.index_of_node(node))
+    header, width = tree.header(), tree.width()
+    for column, least, share in ((0, 150, 0.4), (1, 130, 0.3)):
+        wanted = tree.sizeHintForColumn(column) + 24
+        header.resizeSection(column, max(least, min(wanted, int(width * share))))
+    wanted = tree.sizeHintForColumn(3) + 12
+    header.resizeSection(3, max(160, min(wanted, 380)))

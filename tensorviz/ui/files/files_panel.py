@@ -10,11 +10,8 @@ from html import escape
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QThreadPool, Signal
-from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -23,7 +20,6 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSplitter,
     QTabWidget,
-    QTreeView,
     QVBoxLayout,
     QWidget,
 )
@@ -35,19 +31,28 @@ from tensorviz.core.files.inspection import (
     tensor_nodes_below,
 )
 from tensorviz.core.files.text import explain_file_error, format_bytes, workspace_entries
+from tensorviz.core.files.tree import walk
 from tensorviz.core.tensors.workspace import Workspace, WorkspaceError
 from tensorviz.ui.files.file_details import FileDetails
 from tensorviz.ui.files.file_jobs import FileJobRelay, OpenFileJob, StatisticsJob
-from tensorviz.ui.files.file_tree_model import FileTreeModel
+from tensorviz.ui.files.file_tree_model import (
+    FileTreeModel,
+    expand_and_fit,
+    file_tree_view,
+    shortcut_button,
+)
+from tensorviz.ui.files.safety_notice import SafetyNotice
 from tensorviz.ui.files.save_dialog import SaveTensorsDialog
 from tensorviz.ui.files.values_loader import ValuesLoader
 from tensorviz.ui.widgets.error_panel import ErrorPanel
 from tensorviz.ui.workbench.value_view import ValueView
 
 HINT = (
-    "Open a .pt / .pth / .bin, .safetensors, .npy or .npz file with File → Open (Ctrl+O), "
-    "Recent files, drag and drop, or the command line. Files are read with weights_only=True: "
-    "a file that would run code is refused, never loaded."
+    "Open a .pt / .pth / .bin / .ckpt, .safetensors, .npy or .npz file, a TorchScript archive, an "
+    "*.index.json or a checkpoint folder with File → Open (Ctrl+O), File → Open Folder "
+    "(Ctrl+Shift+O), Recent files, drag and drop, or the command line. Nothing in a file is ever "
+    "run: objects show their recorded state and calls a plain torch.load would make are listed "
+    "in red, never made."
 )
 
 
@@ -101,6 +106,7 @@ class FilesPanel(QWidget):
         bar.addWidget(self.save_button)
 
         self.error_panel = ErrorPanel()
+        self.safety_notice = SafetyNotice()
         self.notes = QLabel(HINT)
         self.notes.setWordWrap(True)
         self.notes.setStyleSheet("color: #4b5563")
@@ -109,16 +115,7 @@ class FilesPanel(QWidget):
         self.file_list.currentItemChanged.connect(self._on_file_changed)
 
         self.model = FileTreeModel(self)
-        self.tree = QTreeView()
-        self.tree.setModel(self.model)
-        self.tree.setUniformRowHeights(True)
-        self.tree.setAlternatingRowColors(True)
-        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        header = self.tree.header()
-        header.setStretchLastSection(True)
-        for column, width in enumerate((170, 130, 70, 230)):
-            header.resizeSection(column, width)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.tree = file_tree_view(self.model)
         self.tree.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.tree.doubleClicked.connect(self._on_tree_double_clicked)
 
@@ -139,24 +136,17 @@ class FilesPanel(QWidget):
         splitter.addWidget(self.tabs)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
-        splitter.setSizes([380, 380])
+        splitter.setSizes([480, 280])
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
         layout.addWidget(self.error_panel)
+        layout.addWidget(self.safety_notice)
         layout.addWidget(self.notes)
         layout.addWidget(self.file_list)
         layout.addWidget(splitter, 1)
 
     def _button(self, text: str, shortcut: str, slot) -> QPushButton:
-        button = QPushButton(text)
-        action = QAction(text, self)
-        action.setShortcut(QKeySequence(shortcut))
-        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        action.triggered.connect(lambda _=False: button.isEnabled() and slot())
-        self.addAction(action)
-        button.setToolTip(f"{text} ({QKeySequence(shortcut).toString()})")
-        button.clicked.connect(lambda _=False: slot())
-        return button
+        return shortcut_button(self, text, shortcut, slot)
 
     # --- opening ------------------------------------------------------------------------------
 
@@ -206,11 +196,13 @@ class FilesPanel(QWidget):
         item = self._file_item(path)
         name = Path(path).name
         if inspection.error:
-            item.setText(f"⚠ {name} — {'refused' if not inspection.safe else 'cannot open'}")
+            item.setText(f"⚠ {name} — cannot open")
         else:
             size = format_bytes(inspection.root.total_bytes)
-            item.setText(f"{name} — {inspection.format_label}, {len(inspection.entries)} "
-                         f"tensors, {size}")  # fmt: skip
+            calls = len(inspection.calls)
+            warning = f" — {calls} call(s) listed, never made" if calls else ""
+            item.setText(f"{'⚠ ' if calls else ''}{name} — {inspection.format_label}, "
+                         f"{len(inspection.entries)} tensors, {size}{warning}")  # fmt: skip
         self.file_list.setCurrentItem(item)
         self.show_file(path)
         self.status_message.emit(inspection.error or f"Opened {name}")
@@ -228,6 +220,7 @@ class FilesPanel(QWidget):
         inspection = self.inspections[path]
         self.model.set_inspection(None if inspection.error else inspection)
         self.value_view.set_tensor(None)
+        self.safety_notice.show_inspection(None if inspection.error else inspection)
         if inspection.error:
             self.error_panel.show_error(explain_file_error(inspection))
             self.notes.setText(escape(inspection.path))
@@ -237,13 +230,16 @@ class FilesPanel(QWidget):
             notes = [*inspection.notes]
             if shared:
                 notes.append(f"{len(shared)} storage(s) shared between entries (highlighted).")
-            self.notes.setText(f"{inspection.format_label} · " + " ".join(notes))
-            if len(inspection.entries) <= 200:
-                self.tree.expandAll()  # small files: every shared entry in sight
-            else:
-                self.tree.expandToDepth(1)
-            wanted = self.tree.sizeHintForColumn(3) + 12
-            self.tree.header().resizeSection(3, max(160, min(wanted, 380)))
+            self.notes.setText(
+                escape(
+                    " · ".join(
+                        [inspection.format_label, " ".join(notes)]
+                        if notes
+                        else [inspection.format_label]
+                    )
+                )
+            )
+            expand_and_fit(self.tree, self.model)
             self.tree.setCurrentIndex(self.model.index(0, 0))
         self._show_details()
         self._update_actions()
@@ -255,9 +251,11 @@ class FilesPanel(QWidget):
         return [self.model.node(index) for index in rows]
 
     def select_entry(self, key: str) -> None:
-        """Select the tensor entry whose key (e.g. "['model']['0.weight']") is given."""
+        """Select the entry whose key (e.g. "['model']['0.weight']") is given: a tensor, or any
+        other row (a value, an object, a call)."""
         inspection = self.model.inspection
-        node = next(n for n in inspection.entries if n.key_text() == key)
+        rows = [*inspection.entries, *walk(inspection.root)]
+        node = next(n for n in rows if n.key_text() == key and n.kind != "group")
         index = self.model.index_of_node(node)
         self.tree.scrollTo(index)
         flags = QItemSelectionModel.SelectionFlag.ClearAndSelect

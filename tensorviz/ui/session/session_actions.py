@@ -40,7 +40,7 @@ class SessionActions(QObject):
         self._waiting: list[str] = []  # sessions asked for before torch loaded
         self.remembers = window.given_workspace is None  # the app's own window, not the API's
         self.open_action = file_menu.addAction("Open &Session…", self.open_dialog)
-        self.open_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
+        self.open_action.setShortcut(QKeySequence("Ctrl+Alt+O"))  # Ctrl+Shift+O: Open Folder
         self.save_action = file_menu.addAction("&Save Session…", self.save_dialog)
         self.save_action.setShortcut(QKeySequence("Ctrl+Shift+S"))
         self.restore_action = file_menu.addAction("Restore Last Session on Start")

@@ -32,7 +32,10 @@ from tensorviz.ui.window.placeholder_panel import FilesPlaceholderPanel, Placeho
 from tensorviz.ui.window.torch_loader import TorchLoader
 from tensorviz.ui.window.view_settings_menus import LanguageMenu, ThemeMenu, ZoomMenu
 
-OPEN_FILTER = "Tensor files (*.pt *.pth *.bin *.ckpt *.safetensors *.npy *.npz);;All files (*)"
+OPEN_FILTER = (
+    "Checkpoint files (*.pt *.pth *.bin *.ckpt *.tar *.pkl *.safetensors *.npy *.npz *.json "
+    ".metadata);;All files (*)"
+)
 
 
 def icon(name: str) -> QIcon:
@@ -124,6 +127,9 @@ class MainWindow(QMainWindow):
         file_menu = self.menuBar().addMenu("&File")
         open_action = file_menu.addAction("&Open…", self.open_dialog)
         open_action.setShortcut(QKeySequence.StandardKey.Open)
+        folder_action = file_menu.addAction("Open &Folder…", self.open_folder_dialog)
+        folder_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
+        folder_action.setStatusTip("Open a checkpoint folder: shards, configs, a distributed one")
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._rebuild_recent_menu)
         self._rebuild_recent_menu()
@@ -223,7 +229,7 @@ class MainWindow(QMainWindow):
     def open_paths(self, paths: list[str]) -> tuple[list[str], list[PathProblem]]:
         """Queue readable files for the Files area; explain every path that cannot be opened.
         Returns the queued paths and the problems. Session files open as sessions."""
-        good, problems = split_openable(self.sessions.take_sessions(paths))
+        good, problems = split_openable(self.sessions.take_sessions(paths), folders=True)
         for problem in problems:
             if problem.path in self.settings.recent_files():
                 self.settings.remove_recent_file(problem.path)
@@ -257,6 +263,13 @@ class MainWindow(QMainWindow):
         from tensorviz.ui.diff.compare_links import compare_from_menu
 
         compare_from_menu(self)
+
+    def open_folder_dialog(self) -> None:
+        recent = self.settings.recent_files()
+        start = str(Path(recent[0]).parent) if recent else str(Path.home())
+        folder = QFileDialog.getExistingDirectory(self, "Open a checkpoint folder", start)
+        if folder:
+            self.open_paths([folder])
 
     def _rebuild_recent_menu(self) -> None:
         self.recent_menu.clear()

@@ -156,32 +156,9 @@ def _stage_architecture(window: MainWindow, app: QApplication, out_dir: Path) ->
 
 
 def _stage_files(window: MainWindow, app: QApplication, out_dir: Path) -> list[Path]:
-    """A small checkpoint: a state dict with tied weights, optimizer settings and a saved view."""
-    import torch
+    from tensorviz.ui.files.screenshot_stage import stage_files
 
-    torch.manual_seed(0)
-    model = torch.nn.Sequential(
-        torch.nn.Embedding(100, 16), torch.nn.LayerNorm(16), torch.nn.Linear(16, 100)
-    )
-    model[2].weight = model[0].weight  # tied input and output embeddings
-    history = torch.randn(1000)
-    checkpoint = {
-        "model": model.state_dict(),
-        "optimizer": {"lr": 0.001, "betas": (0.9, 0.999), "step": 1200},
-        "last_losses": history[-10:],  # a view: torch.save writes all 1000 values
-        "epoch": 12,
-    }
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "checkpoint.pt"
-        torch.save(checkpoint, path)
-        panel = window.panel("files")
-        window.open_paths([str(path)])
-        _wait_for(lambda: not panel.is_busy() and panel.model.inspection is not None)
-        panel.select_entry("['model']['2.weight']")
-        app.processEvents()
-        shot = out_dir / "files.png"
-        window.grab().save(str(shot))
-    return [shot]
+    return stage_files(window, app, out_dir, _wait_for)
 
 
 def _stage_script(window: MainWindow, app: QApplication, out_dir: Path) -> list[Path]:

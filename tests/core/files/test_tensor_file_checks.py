@@ -32,7 +32,10 @@ MALFORMED = [
     ({"a": f32([2], [0, 8]), "b": f32([2], [4, 12])}, "entries 'a' and 'b' overlap"),
     ({"a": "x"}, "'a' is not an object with dtype, shape and data_offsets"),
     ({"a": {"dtype": "F32", "shape": [2]}}, "'a' is not an object with dtype, shape and data_o"),
-    ({"a": {**f32([2], [0, 8]), "dtype": "Q9"}}, "'a' has dtype \"Q9\", which tensorviz does not"),
+    (
+        {"a": {**f32([2], [0, 8]), "dtype": "Q9"}},
+        "'a' has dtype \"Q9\", which the safetensors format does not",
+    ),
     ({"a": f32([2], [0, 8, 9])}, "'a' has data_offsets [0, 8, 9]: they must be two"),
     ({"__metadata__": {"n": 1}, "a": f32([2], [0, 8])}, "__metadata__ must map strings to str"),
 ]

@@ -10,7 +10,9 @@ import pytest
 import torch
 
 from tensorviz.core.files.inspection import inspect_file, value_at
-from tensorviz.core.files.text import explain_file_error, load_code, tree_lines
+from tensorviz.core.files.stand_ins import Attr
+from tensorviz.core.files.text import load_code, tree_lines
+from tensorviz.core.files.tree import walk
 
 
 class Payload:
@@ -40,7 +42,7 @@ def test_state_dict_tree_is_grouped_by_prefix_and_matches_torch(tmp_path):
     torch.save(state, path)
     result = inspect_file(path)
     assert result.error is None and result.format == "torch-zip" and result.safe
-    assert any("mmap=True" in note for note in result.notes)
+    assert result.file_offsets  # every storage placed in the file, none read while opening
     assert [child.name for child in result.root.children] == ["0", "1"]
     assert [c.name for c in result.root.children[1].children] == ["weight", "bias"]
     expected = torch.load(path, weights_only=True)
@@ -100,7 +102,7 @@ def test_huge_non_tensor_values_are_summarised_not_expanded(tmp_path):
     torch.save({"ids": list(range(20_000)), "text": "x" * 5000, "w": torch.ones(1)}, path)
     result = inspect_file(path)
     values = {child.name: child.value_text for child in result.root.children}
-    assert values["ids"] == "list of 20,000 items"
+    assert values["ids"] == "list of 20,000 numbers: 0, 1, 2, 3, 4, 5, …"
     assert values["text"].endswith("(5,000 long)") and len(values["text"]) < 260
 
 
@@ -115,32 +117,27 @@ def test_legacy_format_opens_without_mmap_with_a_note(tmp_path):
     assert torch.equal(result.tensor_at(("1.bias",)), state["1.bias"])
 
 
-@pytest.mark.filterwarnings("ignore:`torch.jit.script` is deprecated:DeprecationWarning")
-def test_torchscript_archive_is_reported_as_such_not_loaded(tmp_path):
-    path = tmp_path / "scripted.pt"
-    torch.jit.script(torch.nn.Linear(2, 2)).save(str(path))
-    result = inspect_file(path)
-    assert result.format == "torchscript" and "TorchScript" in result.error
-    assert result.root is None
-
-
 @pytest.mark.parametrize(
     "wrap",
     [lambda p: p, lambda p: {"layer.weight": torch.ones(2), "layer.extra": p}, lambda p: [p]],
     ids=["direct", "in-state-dict", "in-list"],
 )
 @pytest.mark.parametrize("legacy", [False, True], ids=["zip", "legacy"])
-def test_a_malicious_pickle_is_refused_by_name_and_never_runs(tmp_path, wrap, legacy):
+def test_a_malicious_pickle_is_listed_as_a_call_and_never_runs(tmp_path, wrap, legacy):
     marker = tmp_path / "MARKER"
     path = tmp_path / "evil.pt"
     torch.save(wrap(Payload(marker)), path, _use_new_zipfile_serialization=not legacy)
     result = inspect_file(path)
-    assert not result.safe and result.root is None and result.loaded is None
+    assert result.error is None and not result.safe and not marker.exists()
     assert result.unsafe_globals == [f"{os.system.__module__}.system"]  # posix.system
-    assert "posix.system" in result.error or "nt.system" in result.error
-    assert "run code" in result.error
-    assert explain_file_error(result).kind == "unsafe-file"
-    assert not marker.exists()
+    (call,) = result.calls
+    assert call.callable_name == f"{os.system.__module__}.system"
+    assert call.args == (f"touch {marker}",) and "shell command" in call.danger
+    calls = [n for n in walk(result.root) if n.kind == "call"]
+    assert len(calls) == 1 and calls[0].value_text.startswith("would call ")
+    assert any("would make 1 call" in line for line in result.safety_sentences())
+    if isinstance(wrap(1), dict):  # the rest of the file is still shown
+        assert torch.equal(result.tensor_at(("layer.weight",)), torch.ones(2))
 
 
 @pytest.mark.parametrize("protocol", [2, 4, 5])
@@ -198,7 +195,8 @@ def test_safetensors_written_by_hand_are_read_exactly(tmp_path):
     result = inspect_file(tmp_path / "m.safetensors")
     assert result.error is None and result.format == "safetensors"
     for name, array in arrays.items():
-        assert np.array_equal(value_at(result.loaded, (name,)).numpy(), array)
+        assert np.array_equal(result.tensor_at((name,)).numpy(), array)
+        assert value_at(result.loaded, (name,)).device.type == "meta"  # listed from the header
 
 
 def test_content_decides_the_format_not_the_extension(tmp_path):
@@ -262,7 +260,7 @@ def test_non_utf8_file_name(tmp_path):
     path = os.path.join(os.fsdecode(tmp_path), name)
     torch.save(torch.arange(3), path)
     result = inspect_file(path)
-    assert result.error is None and torch.equal(result.loaded, torch.arange(3))
+    assert result.error is None and torch.equal(result.tensor_at(()), torch.arange(3))
 
 
 def test_a_file_truncated_while_open_is_never_read(tmp_path):
@@ -293,3 +291,30 @@ def test_tensors_in_memory_keep_sharing_and_leave_the_file(tmp_path):
     assert view.untyped_storage().data_ptr() == enc.untyped_storage().data_ptr()
     original = inspection.tensor_at(("enc",))
     assert enc.untyped_storage().data_ptr() != original.untyped_storage().data_ptr()
+
+
+class Traced(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(2, 2)
+        self.register_buffer("offset", torch.ones(2))
+
+    def forward(self, x):
+        return self.lin(x) + self.offset + torch.tensor([5.0, 6.0])
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_torchscript_parameters_buffers_constants_and_code_without_jit_load(tmp_path):
+    path = tmp_path / "traced.pt"
+    module = Traced()
+    torch.jit.trace(module, torch.randn(1, 2)).save(str(path))
+    result = inspect_file(path)
+    assert result.format == "torchscript" and result.error is None and result.calls == []
+    assert torch.equal(result.tensor_at(("module", Attr("lin"), Attr("weight"))), module.lin.weight)
+    assert torch.equal(result.tensor_at(("module", Attr("offset"))), module.offset)
+    (constant,) = [n for n in result.entries if n.access[0] == "constants"]
+    assert torch.equal(result.tensor_at(constant.access), torch.tensor([5.0, 6.0]))
+    code = [n for n in walk(result.root) if n.kind == "text"]
+    assert code and any("def forward" in n.value for n in code)
+    loaded = torch.jit.load(str(path))  # torch's own view of the same archive
+    assert torch.equal(loaded.lin.weight, result.tensor_at(("module", Attr("lin"), Attr("weight"))))

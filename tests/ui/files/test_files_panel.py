@@ -86,15 +86,23 @@ def test_statistics_in_a_worker_match_torch(qtbot, panel, checkpoint):
     assert panel.progress.value() == panel.progress.maximum() == 5
 
 
-def test_malicious_file_is_refused_in_the_error_box_and_never_runs(qtbot, panel, tmp_path):
+def test_malicious_file_shows_its_call_in_red_and_never_runs(qtbot, panel, tmp_path):
     marker = tmp_path / "MARKER"
     evil = tmp_path / "evil.pt"
-    torch.save({"layer.weight": Payload(marker)}, evil, _use_new_zipfile_serialization=False)
+    torch.save({"layer.weight": Payload(marker), "w": torch.ones(2)}, evil,
+               _use_new_zipfile_serialization=False)  # fmt: skip
     open_and_wait(qtbot, panel, [str(evil)])
-    assert not panel.error_panel.isHidden()
-    assert "system" in panel.error_panel.body.text()
-    assert panel.model.rowCount() == 0
-    assert "refused" in panel.file_list.item(0).text()
+    assert panel.error_panel.isHidden() and not panel.safety_notice.isHidden()
+    assert "never made" in panel.safety_notice.text.text()
+    assert "calls listed, never made" in panel.file_list.item(0).text() or (
+        "call(s) listed, never made" in panel.file_list.item(0).text()
+    )
+    root = panel.model.index(0, 0)
+    names = [panel.model.data(panel.model.index(r, 0, root)) for r in range(2)]
+    call = panel.model.index(names.index("layer.weight"), 1, root)
+    assert panel.model.data(call).startswith(f"would call {os.system.__module__}.system(")
+    colour = panel.model.data(call, Qt.ItemDataRole.ForegroundRole).color().name()
+    assert colour == "#b91c1c"
     assert not marker.exists()
 
 
