@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 
 from tensorviz.cli.arguments import CliInputError, Subcommand, print_json
 
@@ -46,6 +47,12 @@ def _run_diff(args: argparse.Namespace) -> int:
             sides.append(side_of_file(path))
         except SideError as problem:
             raise CliInputError(f"{which}: {problem}") from None
+    for which, side in zip("AB", sides, strict=True):
+        if side.calls:  # compared all the same: nothing in a file ever runs
+            calls = ", ".join(side.calls)
+            print(f"tensorviz diff: note: {which} holds calls a plain "
+                  f"torch.load(weights_only=False) would make: {calls} (none was made)",
+                  file=sys.stderr)  # fmt: skip
     comparison = compare_sides(*sides, atol=args.atol, rtol=args.rtol)
     if args.json:
         print_json(comparison_json(comparison, args.only_changed))

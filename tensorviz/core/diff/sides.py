@@ -46,6 +46,7 @@ class ComparedSide:
     tensors: dict[str, TensorEntry]  # in the file's order
     values: dict[str, ValueEntry]
     single: bool = False  # the side is one picked tensor: it pairs with the other, whatever names
+    calls: tuple[str, ...] = ()  # what a plain torch.load of the file would call (never called)
 
     def storage_of(self, key: str) -> int | None:
         """The storage the entry reads (entries that share one have the same id)."""
@@ -81,8 +82,9 @@ def side_of_inspection(inspection: FileInspection, node: Node | None = None) -> 
                 tensors[key] = _tensor_entry(inspection, leaf, key)
             else:
                 values[key] = ValueEntry(key, leaf.key_text(), _value_text(leaf))
+    calls = tuple(dict.fromkeys(call.callable_name for call in inspection.calls))
     return ComparedSide(label, inspection.path, inspection.format_label, tensors, values,
-                        single=root.kind == "tensor")  # fmt: skip
+                        single=root.kind == "tensor", calls=calls)  # fmt: skip
 
 
 def node_path(node: Node) -> str:

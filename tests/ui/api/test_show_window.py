@@ -207,10 +207,10 @@ def test_a_module_reaches_the_architecture_view_where_one_exists(api, qtbot):
         def show_module(self, name, module):
             drawn.append((name, module))
 
-    assert not viewer.open_in_architecture(window, "model", model)  # no such area yet
+    real = window.panels[viewer.ARCHITECTURE_AREA]
     window.panels[viewer.ARCHITECTURE_AREA] = ArchitecturePanel()
     try:
         tensorviz.show(model=model, block=False)
         assert drawn == [("model", model)]
     finally:
-        del window.panels[viewer.ARCHITECTURE_AREA]
+        window.panels[viewer.ARCHITECTURE_AREA] = real  # (closing the window shuts it down)
