@@ -35,20 +35,22 @@ QM = TS_DIR / f"tensorviz_{LANGUAGE}.qm"
 
 # unit → (ui sources, core/cli sources). Every source file belongs to exactly one unit.
 UNITS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "window": (("tensorviz/ui/window", "tensorviz/ui/widgets"),
-               ("tensorviz/core/environment.py", "tensorviz/cli/__init__.py",
-                "tensorviz/cli/arguments.py", "tensorviz/cli/env.py", "tensorviz/cli/pictures.py")),
+    "window": (("tensorviz/ui/window", "tensorviz/ui/widgets", "tensorviz/ui/session"),
+               ("tensorviz/core/environment.py", "tensorviz/core/session", "tensorviz/api",
+                "tensorviz/app.py", "tensorviz/cli/__init__.py", "tensorviz/cli/arguments.py",
+                "tensorviz/cli/env.py", "tensorviz/cli/pictures.py")),
     "workbench": (("tensorviz/ui/workbench",), ("tensorviz/core/tensors",)),
     "explain": ((), ("tensorviz/core/explain",)),
     "script": (("tensorviz/ui/script",), ("tensorviz/core/script", "tensorviz/cli/run.py")),
     "memory": (("tensorviz/ui/memory",), ("tensorviz/core/memory",)),
-    "autograd": (("tensorviz/ui/autograd",),
-                 ("tensorviz/core/autograd", "tensorviz/core/graph_layout",
-                  "tensorviz/cli/graph.py")),
+    "autograd": (("tensorviz/ui/autograd", "tensorviz/ui/forward"),
+                 ("tensorviz/core/autograd", "tensorviz/core/forward",
+                  "tensorviz/core/graph_layout", "tensorviz/cli/graph.py",
+                  "tensorviz/cli/forward.py")),
     "training": (("tensorviz/ui/training",), ("tensorviz/core/training", "tensorviz/cli/train.py")),
-    "files": (("tensorviz/ui/files",),
-              ("tensorviz/core/files", "tensorviz/core/atomic_files.py",
-               "tensorviz/cli/inspect.py")),
+    "files": (("tensorviz/ui/files", "tensorviz/ui/diff"),
+              ("tensorviz/core/files", "tensorviz/core/diff", "tensorviz/core/atomic_files.py",
+               "tensorviz/cli/inspect.py", "tensorviz/cli/diff.py")),
 }  # fmt: skip
 KEYWORDS = ("-k", "_", "-k", "ngettext:1,2", "-k", "pgettext:1c,2")
 PO_HEADER = """# Simplified Chinese: tensorviz's {unit} texts. Terms follow docs/glossary.md.

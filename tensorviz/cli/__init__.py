@@ -13,6 +13,7 @@ import sys
 
 from tensorviz.cli import diff, env, forward, graph, inspect, run, train
 from tensorviz.cli.arguments import PROG, CliInputError, OneLineErrorParser, Subcommand
+from tensorviz.core import translation
 from tensorviz.version import __version__
 
 __all__ = ["PROG", "SUBCOMMANDS", "CliInputError", "OneLineErrorParser", "run_subcommand",
@@ -56,6 +57,7 @@ def _build_subparser(command: Subcommand) -> OneLineErrorParser:
 def run_subcommand(argv: list[str]) -> int:
     """Run `argv[0]` as a subcommand with the remaining arguments; returns the exit status."""
     command = SUBCOMMANDS[argv[0]]
+    translation.set_language(translation.language_from_environment())  # LANG=zh_CN.UTF-8 …
     try:
         args = _build_subparser(command).parse_args(argv[1:])
         return command.run(args)

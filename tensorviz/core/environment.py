@@ -13,6 +13,7 @@ from importlib import metadata
 
 import torch
 
+from tensorviz.core.translation import _
 from tensorviz.version import __version__
 
 
@@ -50,31 +51,37 @@ class EnvironmentReport:
 
     def rows(self) -> list[tuple[str, str]]:
         """(label, value) pairs in reading order, for the About dialog and `tensorviz env`."""
-        cuda = "no"
+        cuda = _("no")
         if self.cuda_available:
-            cuda = f"yes — {len(self.cuda_devices)} device(s), CUDA {self.torch_cuda_build}"
+            cuda = _("yes — {count} device(s), CUDA {version}").format(
+                count=len(self.cuda_devices), version=self.torch_cuda_build
+            )
         elif self.torch_cuda_build:
-            cuda = f"no (torch built with CUDA {self.torch_cuda_build}, but no device found)"
-        mps = (
-            "yes"
-            if self.mps_available
-            else ("built, but not available" if self.mps_built else "no")
-        )
+            cuda = _("no (torch built with CUDA {version}, but no device found)").format(
+                version=self.torch_cuda_build
+            )
+        if self.mps_available:
+            mps = _("yes")
+        else:
+            mps = _("built, but not available") if self.mps_built else _("no")
         rows = [
             ("tensorviz", self.tensorviz_version),
             ("Python", self.python_version),
-            ("Platform", self.platform),
+            (_("Platform"), self.platform),
             ("torch", self.torch_version),
-            ("CUDA available", cuda),
+            (_("CUDA available"), cuda),
         ]
         for d in self.cuda_devices:
             gib = d.total_memory_bytes / 2**30
             rows.append((f"  cuda:{d.index}", f"{d.name} · {gib:.1f} GiB · sm {d.capability}"))
+        threads = _("{intra} intra-op, {inter} inter-op").format(
+            intra=self.num_threads, inter=self.num_interop_threads
+        )
         rows += [
-            ("MPS available", mps),
-            ("Devices", ", ".join(self.devices)),
-            ("Default dtype", self.default_dtype),
-            ("Threads", f"{self.num_threads} intra-op, {self.num_interop_threads} inter-op"),
+            (_("MPS available"), mps),
+            (_("Devices"), ", ".join(self.devices)),
+            (_("Default dtype"), self.default_dtype),
+            (_("Threads"), threads),
         ]
         rows += [(name, version) for name, version in self.package_versions.items()]
         return rows

@@ -44,3 +44,17 @@ def test_rows_and_dict_carry_the_same_facts():
     assert rows["Default dtype"] == data["default_dtype"]
     assert rows["Devices"] == ", ".join(data["devices"])
     assert set(data["package_versions"]) <= set(rows)
+
+
+def test_rows_speak_the_language_chosen_and_keep_torchs_words():
+    from tensorviz.core import translation
+
+    report = collect_environment()
+    try:
+        translation.set_language("zh_CN")
+        rows = dict(report.rows())
+    finally:
+        translation.set_language("en")
+    assert rows["torch"] == torch.__version__  # names and versions stay as they are
+    assert rows["默认数据类型 (dtype)"] == str(torch.get_default_dtype())
+    assert str(torch.get_num_threads()) in rows["线程"]
