@@ -132,3 +132,39 @@ def apply_remedy(config: TrainingConfig, remedy: Remedy | str, x: torch.Tensor |
             raise ValueError(f"unknown remedy {remedy!r}")
         remedy = found[remedy]
     return config.with_changes(**dict(remedy.changes))
+
+
+def network_remedies(config: TrainingConfig) -> tuple[Remedy, ...]:
+    """The remedies for a playground network that diverged. A network's loss has no closed-form
+    curvature, so the lr offered is a tenth of the one that failed (a rounded number)."""
+    lr = round_down(config.lr / 10)
+    remedies = [
+        Remedy(
+            "lower_lr",
+            f"Lower lr to {lr:g}",
+            "Each update overshoots by more than it corrects, so the loss and the gradients grow "
+            "until float32 overflows; a ten times smaller step stays inside the valley.",
+            (("lr", lr),),
+        )
+    ]
+    if config.forget_zero_grad:
+        remedies.append(
+            Remedy(
+                "zero_grad",
+                "Zero the gradients each step",
+                ".grad keeps the sum of every past gradient, so each update repeats all earlier "
+                "ones; optimizer.zero_grad() makes it this step's alone.",
+                (("forget_zero_grad", False),),
+            )
+        )
+    if config.clip_grad_norm is None:
+        remedies.append(
+            Remedy(
+                "clip_grad_norm",
+                "Clip: clip_grad_norm_(max_norm=1)",
+                "torch.nn.utils.clip_grad_norm_ rescales all gradients together so their total "
+                "norm is at most max_norm: no single update is longer than lr allows.",
+                (("clip_grad_norm", 1.0),),
+            )
+        )
+    return tuple(remedies)
