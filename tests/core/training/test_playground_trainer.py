@@ -94,7 +94,8 @@ def test_a_run_equals_the_plain_loop_bit_for_bit():
     history = trainer.run()
     model, losses = plain_loop(config, 4)
     assert [r.loss for r in history] == losses
-    assert all(torch.equal(a, b) for a, b in zip(trainer.model.parameters(), model.parameters()))
+    pairs = zip(trainer.model.parameters(), model.parameters(), strict=True)
+    assert all(torch.equal(a, b) for a, b in pairs)
 
 
 def test_phase_steps_walk_the_same_run_as_epoch_steps():
