@@ -116,6 +116,7 @@ class TaskData:
     plane: tuple[float, float, float, float]  # x0, x1, y0, y1 of the pictures
     source: str
     classes: int  # 2 for classification, 0 for regression
+    loaded: tuple[np.ndarray, np.ndarray] | None = None  # the 'file' task: x, y as read
 
     @property
     def n(self) -> int:
@@ -140,8 +141,9 @@ def make_task_data(config: TrainingConfig) -> TaskData:
     it. Raises TrainingConfigError for a data file that cannot be used."""
     task = TASKS[config.task]
     rng = np.random.default_rng(config.seed)
+    loaded = None
     if config.task == "file":
-        points, targets = load_xy(config.data_path)
+        points, targets = loaded = load_xy(config.data_path)
         if config.normalise_x:
             points = (points - points.mean()) / points.std()
         source = Path(config.data_path).name + (" (x normalised)" if config.normalise_x else "")
@@ -168,6 +170,7 @@ def make_task_data(config: TrainingConfig) -> TaskData:
         plane=_plane(config.task, points, targets),
         source=source,
         classes=2 if task.kind == "classification" else 0,
+        loaded=loaded,
     )
 
 

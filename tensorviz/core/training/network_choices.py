@@ -115,6 +115,24 @@ def task_defaults(task: str) -> dict[str, object]:
     }
 
 
+def changes_for_task(config, task: str) -> dict[str, object]:
+    """What switching `config` (a TrainingConfig) to another playground task changes, as
+    TensorFlow Playground does it: the data (sample count, noise) becomes the new task's, the
+    network and the training settings stay, except what the new task cannot use (features of
+    a missing y, a class loss for a regression)."""
+    defaults = task_defaults(task)
+    changes: dict[str, object] = {"task": task, "n": defaults["n"], "noise": defaults["noise"]}
+    if task != "file":
+        changes.update(data_path=None, normalise_x=False)
+    dims = TASKS[task].dims
+    features = tuple(f for f in config.features if f in FEATURES and FEATURES[f].dims <= dims)
+    changes["features"] = features or default_features(task)
+    old_kind = TASKS[config.task].kind if config.task in TASKS else ""
+    if TASKS[task].kind != old_kind or (TASKS[task].kind == "regression" and config.loss != "mse"):
+        changes["loss"] = default_loss(task)
+    return changes
+
+
 def _count(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 

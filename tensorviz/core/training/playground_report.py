@@ -15,7 +15,7 @@ import torch
 
 from tensorviz.core.atomic_files import write_atomically, write_text_atomically
 from tensorviz.core.explain.errors import ExplainedError
-from tensorviz.core.training.data import TrainingConfig
+from tensorviz.core.training.data import TrainingConfig, TrainingConfigError
 from tensorviz.core.training.network import build_network
 from tensorviz.core.training.network_choices import TASKS
 from tensorviz.core.training.network_picture import NetworkLayout
@@ -25,6 +25,7 @@ from tensorviz.core.training.playground_trainer import (
     NetworkRecord,
     PlaygroundTrainer,
 )
+from tensorviz.core.training.script_export import playground_script
 
 VANISHING = 1e-3  # first layer's gradient norm below this fraction of the last layer's
 EXPLODING = 1e3
@@ -45,11 +46,17 @@ class PlaygroundInfo:
     feature_maps: np.ndarray  # (features, g, g) or (features, g)
     pictures: NetworkPictures  # before the first update
     model_text: str  # repr(model): the nn.Sequential as torch prints it
+    script: str  # the standalone script of this run (script_export), or '' when none can be
+    script_problem: str  # why there is no script ('' when there is one)
 
 
 def describe_playground(trainer: PlaygroundTrainer) -> PlaygroundInfo:
     data = trainer.data
     task = TASKS[trainer.config.task]
+    try:
+        script, problem = playground_script(trainer.config, data), ""
+    except TrainingConfigError as error:
+        script, problem = "", str(error)
     return PlaygroundInfo(
         config=trainer.config,
         source=data.source,
@@ -64,30 +71,38 @@ def describe_playground(trainer: PlaygroundTrainer) -> PlaygroundInfo:
         feature_maps=trainer.feature_maps(),
         pictures=trainer.pictures(),
         model_text=repr(trainer.model),
+        script=script,
+        script_problem=problem,
     )
 
 
-def gradient_verdict(norms: tuple[float, ...]) -> tuple[str, str]:
-    """(kind, sentence) for the per-layer gradient norms, first layer first: kind is
-    vanishing, exploding, healthy or '' (nothing to judge yet)."""
+def gradient_verdict(norms: tuple[float, ...]) -> tuple[str, str, str]:
+    """(kind, headline, explanation) for the per-layer gradient norms, first layer first: kind
+    is vanishing, exploding, healthy or '' (nothing to judge yet)."""
     if len(norms) < 2 or not all(math.isfinite(n) for n in norms) or norms[-1] <= 0:
-        return "", ""
+        return "", "", ""
     ratio = norms[0] / norms[-1]
     last = len(norms)
     if ratio < VANISHING:
-        return "vanishing", (
-            f"Vanishing gradients: layer 1's gradient is {ratio:.1e} of layer {last}'s. Each "
-            "layer multiplies the gradient by its activation's slope (sigmoid's is at most "
-            "0.25), so the first layers barely learn; try ReLU or Tanh, or fewer layers."
+        return (
+            "vanishing",
+            f"Vanishing: layer 1 gets {ratio:.1e} of layer {last}'s gradient",
+            "Backward multiplies the gradient by each layer's activation slope (sigmoid's is "
+            "at most 0.25), so it shrinks layer by layer and the first layers barely learn. "
+            "Try ReLU or Tanh, or fewer layers.",
         )
     if ratio > EXPLODING:
-        return "exploding", (
-            f"Exploding gradients: layer 1's gradient is {ratio:.1e} times layer {last}'s; "
-            "lower the learning rate or clip the gradient norm."
+        return (
+            "exploding",
+            f"Exploding: layer 1 gets {ratio:.1e} × layer {last}'s gradient",
+            "The gradient grows layer by layer on its way back; lower the learning rate or "
+            "clip the gradient norm.",
         )
-    return "healthy", (
-        f"Gradients reach every layer: layer 1's is {ratio:.2g} × layer {last}'s "
-        f"(within {VANISHING:g} … {EXPLODING:g})."
+    return (
+        "healthy",
+        f"Healthy: layer 1 gets {ratio:.2g} × layer {last}'s gradient",
+        f"Every layer receives a usable gradient (the ratio lies within {VANISHING:g} … "
+        f"{EXPLODING:g}).",
     )
 
 

@@ -17,7 +17,7 @@ import torch
 
 from tensorviz.core.atomic_files import write_text_atomically
 from tensorviz.core.training.data import TrainingConfig, TrainingConfigError, load_xy
-from tensorviz.core.training.datasets import GENERATORS, split_sizes
+from tensorviz.core.training.datasets import GENERATORS, TaskData, split_sizes
 from tensorviz.core.training.network import layer_specs
 from tensorviz.core.training.network_choices import FEATURES, LOSSES, TASKS, is_network_task
 from tensorviz.version import __version__
@@ -25,22 +25,29 @@ from tensorviz.version import __version__
 MAX_EMBEDDED_SAMPLES = 20_000  # the user's own data is written into the script, value by value
 
 
-def playground_script(config: TrainingConfig) -> str:
-    """The script of `config` (a playground task). Raises TrainingConfigError when the
-    configuration cannot be trained (the same message the trainer gives)."""
+def playground_script(config: TrainingConfig, data: TaskData | None = None) -> str:
+    """The script of `config` (a playground task). data: the run's TaskData when it is at hand
+    (the user's file is then not read again). Raises TrainingConfigError when the configuration
+    cannot be trained (the same message the trainer gives)."""
     config.validate()
     if not is_network_task(config.task):
         raise TrainingConfigError(
             "the script export writes a playground network; the linear regression's loop is "
             "the tutorial's own (Script area: Examples)"
         )
+    if config.task == "file":
+        loaded = data.loaded if data is not None else load_xy(config.data_path)
+        n = len(loaded[0])
+    else:
+        loaded, n = None, config.n
+    split = split_sizes(n, config.test_fraction)
     parts = [
         _header(config) + "\n\n" + _settings(config),
-        _data(config),
+        _data(config, loaded),
         _features(config),
         _model(config),
-        _loop(config),
-        _ending(config),
+        _loop(config, split),
+        _ending(),
     ]
     return "\n\n\n".join(part.strip("\n") for part in parts) + "\n"
 
@@ -96,9 +103,9 @@ def _settings(config: TrainingConfig) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def _data(config: TrainingConfig) -> str:
-    if config.task == "file":
-        made = _embedded_data(config)
+def _data(config: TrainingConfig, loaded) -> str:
+    if loaded is not None:
+        made = _embedded_data(config, *loaded)
     else:
         generator = GENERATORS[config.task]
         made = (
@@ -120,8 +127,7 @@ x = torch.from_numpy(points).float()
 {targets}"""
 
 
-def _embedded_data(config: TrainingConfig) -> str:
-    points, targets = load_xy(config.data_path)
+def _embedded_data(config: TrainingConfig, points: np.ndarray, targets: np.ndarray) -> str:
     if len(points) > MAX_EMBEDDED_SAMPLES:
         raise TrainingConfigError(
             f"{len(points):,} samples are too many to write into a script "
@@ -205,8 +211,8 @@ def _step(config: TrainingConfig) -> str:
     return "\n".join(lines)
 
 
-def _loop(config: TrainingConfig) -> str:
-    if config.batch_size is None or config.batch_size >= _split(config)[0]:
+def _loop(config: TrainingConfig, split: tuple[int, int]) -> str:
+    if config.batch_size is None or config.batch_size >= split[0]:
         batches = "x_batch, y_batch = x_train, y_train  # full batch\n" + _step(config)
     else:
         batches = (
@@ -216,7 +222,7 @@ def _loop(config: TrainingConfig) -> str:
             "    x_batch, y_batch = x_train[index], y_train[index]\n"
             + textwrap.indent(_step(config), "    ")
         )
-    test = _test(config)
+    test = _test(config) if split[1] else ""  # no sample held out: no test
     report = 'f"Epoch [{epoch}/{EPOCHS}], Loss: {epoch_loss:.4f}"'
     if test:
         report += '\n            f", Test loss: {test_loss:.4f}"'
@@ -241,8 +247,6 @@ for epoch in range(1, EPOCHS + 1):
 
 
 def _test(config: TrainingConfig) -> str:
-    if _split(config)[1] == 0:
-        return ""  # no sample is held out
     lines = [
         "model.eval()  # no dropout while testing",
         "with torch.no_grad():",
@@ -264,13 +268,7 @@ def _test(config: TrainingConfig) -> str:
     return "\n".join(lines)
 
 
-def _split(config: TrainingConfig) -> tuple[int, int]:
-    """(training, test) samples, as datasets.make_task_data splits them."""
-    n = len(load_xy(config.data_path)[0]) if config.task == "file" else config.n
-    return split_sizes(n, config.test_fraction)
-
-
-def _ending(config: TrainingConfig) -> str:
+def _ending() -> str:
     return """print(f"final loss {epoch_loss!r}")
 # python this_script.py out.pt: the trained parameters and the loss history
 if len(sys.argv) > 1:

@@ -247,12 +247,13 @@ class RunPanel(QWidget):
             refused = f"torch refused the {self._refused_step}"
             self.status_message.emit(f"{refused}: {error.torch_message}")
 
-    def _on_failed(self, generation: int, message: str, kept: str) -> None:
+    def _on_failed(self, generation: int, message: str, kept: str, kept_info) -> None:
         """The new settings could not be used. If an experiment was running before, the worker
-        kept it and re-sends its history after this: show it again, as it was."""
+        kept it (kept_info) and re-sends its history after this: show it again, as it was."""
         if generation != self.generation:
             return
-        if kept and self.info is not None:
+        if kept and kept_info is not None:
+            self.info = kept_info
             self.form.set_config(self.info.config)  # the settings of the experiment kept
             self.phase_view.set_codes(self._phase_codes(self.info.config))
             self._show_experiment(self.info)

@@ -37,9 +37,9 @@ def _build_layout(context: AreaContext) -> QWidget:
 
 
 def _build_training(context: AreaContext) -> QWidget:
-    from tensorviz.ui.training.training_panel import TrainingPanel
+    from tensorviz.ui.training.training_area import TrainingArea
 
-    return TrainingPanel(context.environment.devices)
+    return TrainingArea(context.environment.devices)
 
 
 def _build_files(context: AreaContext) -> QWidget:
@@ -89,16 +89,26 @@ def link_new_panel(key: str, panel: QWidget, window) -> None:
         panel.show_tensor(window.tensor_in_focus)
     elif key == "script":  # a captured tensor opens in the area the user asked for
         link_script_panel(panel, window, show_in_layout)
-    elif key == "training":  # Training's loss graph opens in the Autograd graph area
+    elif key == "training":  # Training's loss graphs open in the Autograd graph area
+
+        def open_graph(name: str) -> None:
+            window.panel("graph").show_tensor(name)
+            window.show_area("graph")
 
         def open_loss_graph(tensors: dict) -> None:
             from tensorviz.core.training.trainer import add_loss_graph_to_workspace
 
-            name = add_loss_graph_to_workspace(workspace, tensors)
-            window.panel("graph").show_tensor(name)
-            window.show_area("graph")
+            open_graph(add_loss_graph_to_workspace(workspace, tensors))
+
+        def open_network_graph(tensors: dict, loss_name: str) -> None:
+            from tensorviz.core.training.playground_graph import add_network_graph_to_workspace
+
+            open_graph(add_network_graph_to_workspace(workspace, tensors, loss_name))
 
         panel.loss_graph_built.connect(open_loss_graph)
+        panel.network_graph_built.connect(open_network_graph)
+        # The playground's model for an architecture view: connect panel.architecture_requested
+        # (nn.Sequential, example input) here and call panel.set_architecture_available(True).
 
 
 def link_script_panel(panel, window, show_in_layout: Callable[[str], None]) -> None:
