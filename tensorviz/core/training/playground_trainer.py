@@ -33,22 +33,18 @@ from tensorviz.core.training.data import TrainingConfig, TrainingConfigError
 from tensorviz.core.training.datasets import TaskData, make_task_data
 from tensorviz.core.training.network import (
     build_network,
-    hidden_outputs,
     input_features,
     l2_penalty,
     linear_layers,
     make_loss,
     make_optimizer,
-    output_scores,
     predicted_class,
-    score,
 )
 from tensorviz.core.training.network_choices import TASKS, is_network_task
-from tensorviz.core.training.network_picture import NetworkLayout, grid_points, network_layout
+from tensorviz.core.training.network_picture import NetworkLayout, network_layout
+from tensorviz.core.training.network_pictures import NetworkPictures, Picturer
 from tensorviz.core.training.phased_loop import Divergence, PhasedLoop, PhaseRecord
 from tensorviz.core.training.remedies import network_remedies
-
-BOUNDARY_GRID = 100  # the decision boundary / fitted function: 100 × 100 (or 100 points of x)
 
 
 def network_phase_codes(config: TrainingConfig) -> dict[str, str]:
@@ -89,20 +85,6 @@ class NetworkRecord:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
 
-@dataclass(frozen=True)
-class NetworkPictures:
-    """What the live pictures show at one moment, as NumPy arrays (float32 unless noted).
-    2-D tasks: maps are [y index, x index] over the plane; 1-D tasks: [x index]."""
-
-    epoch: int
-    score: np.ndarray  # the answer over BOUNDARY_GRID (probability of class 1, or predicted y)
-    neurons: tuple[np.ndarray, ...]  # per hidden layer: (units, g, g) or (units, g)
-    output: np.ndarray  # each output unit's score on the neuron grid: (units, g, g) / (units, g)
-    weights: tuple[np.ndarray, ...]  # per Linear layer: (out, in)
-    grad_norms: tuple[float, ...]
-    state: dict[str, np.ndarray]  # the state_dict (weights and biases), copied
-
-
 class PlaygroundTrainer(PhasedLoop):
     """Owns the task's data, the nn.Sequential, the loss and the optimizer."""
 
@@ -118,7 +100,6 @@ class PlaygroundTrainer(PhasedLoop):
         torch.manual_seed(config.seed)
         self.model = build_network(config, self.classes).to(self.device)
         self.layers = linear_layers(self.model)
-        self._linear_indices = [i for i, m in enumerate(self.model) if m in self.layers]
         self.x_train = input_features(self.data.x_train, config.features).to(self.device)
         self.y_train = self.data.y_train.to(self.device)
         self.x_test = input_features(self.data.x_test, config.features).to(self.device)
@@ -130,7 +111,7 @@ class PlaygroundTrainer(PhasedLoop):
             config.features, config.hidden_layers, self.layers[-1].out_features
         )
         self.dims = TASKS[config.task].dims
-        self._grids = self._make_grids()
+        self.picturer = Picturer(config, self.data.plane, self.layout, self.dims, self.device)
         self._begin_loop()
 
     # --- the loop --------------------------------------------------------------------------------
@@ -223,51 +204,17 @@ class PlaygroundTrainer(PhasedLoop):
 
     # --- pictures --------------------------------------------------------------------------------
 
-    def _make_grids(self) -> dict[str, torch.Tensor]:
-        plane = self.data.plane
-        fine = grid_points(plane, BOUNDARY_GRID, self.dims)
-        coarse = grid_points(plane, self.layout.tile, self.dims)
-        return {
-            "fine": input_features(fine, self.config.features).to(self.device),
-            "coarse": input_features(coarse, self.config.features).to(self.device),
-        }
-
     def pictures(self) -> NetworkPictures:
-        """The network's answer over the plane, every hidden neuron's output on the tile grid,
-        the weights and the last gradient norms — computed in eval mode under no_grad, so the
-        training run (its dropout generator included) is not touched."""
-        model, fine, tile = self.model, BOUNDARY_GRID, self.layout.tile
-        shape = (fine, fine) if self.dims == 2 else (fine,)
-        tile_shape = (tile, tile) if self.dims == 2 else (tile,)
-        was_training = model.training
-        model.eval()
-        with torch.no_grad():
-            answer = score(self.config, model(self._grids["fine"])).reshape(shape)
-            outputs = hidden_outputs(model, self._grids["coarse"])
-            neurons = [o.T.reshape(o.shape[1], *tile_shape) for o in outputs[:-1]]
-            last = output_scores(self.config, outputs[-1])
-            output = last.T.reshape(last.shape[1], *tile_shape)
-            arrays = [a.float().cpu().numpy() for a in (answer, output, *neurons)]
-            state = {k: v.detach().cpu().numpy().copy() for k, v in model.state_dict().items()}
-        model.train(was_training)
-        norms = self.history[-1].grad_norms if self.history else (0.0,) * len(self.layers)
-        count = len(neurons)
-        return NetworkPictures(
-            epoch=self.epoch,
-            score=arrays[0],
-            output=arrays[1],
-            neurons=tuple(arrays[2 : 2 + count]),
-            weights=tuple(state[f"{index}.weight"] for index in self._linear_indices),
-            grad_norms=norms,
-            state=state,
-        )
+        """The live pictures of the model as it is now (network_pictures.Picturer): eval mode,
+        no_grad, the training run (its dropout generator included) untouched."""
+        return self.picturer.pictures(self.model, self.epoch, self.last_grad_norms())
+
+    def last_grad_norms(self) -> tuple[float, ...]:
+        """The last finished epoch's gradient norms per layer (zeros before the first)."""
+        return self.history[-1].grad_norms if self.history else (0.0,) * len(self.layers)
 
     def feature_maps(self) -> np.ndarray:
-        """Each input feature over the tile grid: (features, g, g) or (features, g)."""
-        coarse = self._grids["coarse"].cpu()
-        tile = self.layout.tile
-        shape = (tile, tile) if self.dims == 2 else (tile,)
-        return coarse.T.reshape(coarse.shape[1], *shape).numpy()
+        return self.picturer.feature_maps()
 
     def parameters(self) -> dict[str, torch.Tensor]:
         """Detached CPU copies of the state dict (for torch.save)."""

@@ -1,6 +1,7 @@
 """The playground's pictures turned into what the views draw, off the GUI thread: colours (RGBA
-bytes), the tile mosaic, the weight segments and, for 1-D tasks, each neuron's curve. NumPy only
-— it runs in the worker thread, so the GUI thread only hands finished arrays to pyqtgraph.
+bytes), and the network painted whole — tiles, weights and, for 1-D tasks, each neuron's curve
+(network_painting). It runs in the worker thread, so the GUI thread only hands finished arrays
+to pyqtgraph.
 
 Colours follow TensorFlow Playground: orange for negative values and class 0, blue for positive
 values and class 1, white in between.
@@ -13,8 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from tensorviz.core.training.network_picture import edge_segments, mosaic
+from tensorviz.core.training.network_pictures import NetworkPictures
 from tensorviz.core.training.playground_report import PlaygroundInfo
-from tensorviz.core.training.playground_trainer import NetworkPictures
+from tensorviz.ui.training.network_painting import paint_network
 
 ORANGE = np.array([245, 147, 34], dtype=np.float64)  # negative, class 0
 BLUE = np.array([8, 119, 189], dtype=np.float64)  # positive, class 1
@@ -23,14 +25,15 @@ PALE = 0.45  # the boundary behind the points is this much paler than the neuron
 
 
 def _diverging(pale: float) -> np.ndarray:
-    """256 RGBA colours from orange (-1) through white (0) to blue (+1)."""
+    """257 RGBA colours, each packed in one uint32: 256 from orange (-1) through white (0) to
+    blue (+1), then a transparent one for NaN."""
     t = np.linspace(-1.0, 1.0, 256)[:, None]
     rgb = np.where(t < 0, WHITE + (ORANGE - WHITE) * -t, WHITE + (BLUE - WHITE) * t)
     rgb = rgb + (WHITE - rgb) * pale
-    lut = np.empty((256, 4), dtype=np.uint8)
-    lut[:, :3] = np.round(rgb).astype(np.uint8)
-    lut[:, 3] = 255
-    return lut
+    lut = np.zeros((257, 4), dtype=np.uint8)
+    lut[:256, :3] = np.round(rgb).astype(np.uint8)
+    lut[:256, 3] = 255
+    return lut.view(np.uint32).reshape(-1)
 
 
 TILE_COLOURS = _diverging(0.0)
@@ -38,12 +41,14 @@ BOUNDARY_COLOURS = _diverging(PALE)
 
 
 def coloured(values: np.ndarray, lut: np.ndarray) -> np.ndarray:
-    """values in [-1, 1] (clipped; NaN is transparent) as RGBA bytes of the same shape + (4,)."""
-    finite = np.isfinite(values)
-    index = np.clip(np.round((np.where(finite, values, 0.0) + 1.0) * 127.5), 0, 255)
-    rgba = lut[index.astype(np.intp)]
-    rgba[~finite] = 0
-    return rgba
+    """values in [-1, 1] (clipped; NaN is transparent) as RGBA bytes of the same shape + (4,).
+    One uint32 lookup a pixel: this runs for every frame."""
+    scaled = np.asarray(values, dtype=np.float32) * np.float32(127.5) + np.float32(128.0)
+    np.clip(scaled, 0.0, 255.0, out=scaled)  # NaN stays NaN
+    with np.errstate(invalid="ignore"):  # NaN casts to garbage, overwritten next
+        index = scaled.astype(np.int16)
+    index[np.isnan(scaled)] = 256
+    return lut[index].view(np.uint8).reshape(*index.shape, 4)
 
 
 @dataclass(frozen=True)
@@ -53,9 +58,7 @@ class PictureFrame:
     epoch: int
     boundary: np.ndarray | None  # (G, G, 4) RGBA [y, x] for 2-D tasks
     curve: np.ndarray | None  # (G,) predicted y along the x grid, for 1-D tasks
-    tiles: np.ndarray  # (height, width, 4) RGBA mosaic of every neuron's tile
-    tile_curves: np.ndarray | None  # (m, 2) polylines through the 1-D tiles, NaN-separated
-    edges: dict  # (sign, level) → (2k, 2) segment end points
+    network: np.ndarray  # (h, w, 4) RGBA: the tiles, their weights and curves (network_painting)
     grad_norms: tuple[float, ...]
     state: dict  # the state_dict as NumPy arrays (for the graph and the saved parameters)
 
@@ -86,8 +89,15 @@ class FrameMaker:
             *(np.clip(n, -1.0, 1.0) for n in pictures.neurons),
             self._output_values(pictures.output),
         ]
-        tiles = mosaic(layout, columns)
+        tiles = coloured(mosaic(layout, columns), TILE_COLOURS)
         two_d = info.dims == 2
+        network = paint_network(
+            layout,
+            tiles,
+            edge_segments(layout, list(pictures.weights)),
+            None if two_d else self._tile_curves(columns),
+            (ORANGE, BLUE),
+        )
         boundary = (
             coloured(self._output_values(pictures.score), BOUNDARY_COLOURS) if two_d else None
         )
@@ -95,9 +105,7 @@ class FrameMaker:
             epoch=pictures.epoch,
             boundary=boundary,
             curve=None if two_d else pictures.score,
-            tiles=coloured(tiles, TILE_COLOURS),
-            tile_curves=None if two_d else self._tile_curves(columns),
-            edges=edge_segments(layout, list(pictures.weights)),
+            network=network,
             grad_norms=pictures.grad_norms,
             state=pictures.state,
         )

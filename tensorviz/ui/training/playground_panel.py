@@ -2,9 +2,10 @@
 tutorial's regression — the decision boundary, every neuron's tile, the weights, the losses, the
 gradients of each layer, the step's phases, and the script that is this very run.
 
-The state machine and the worker thread are RunPanel's; the pictures come from the worker as
-finished PictureFrames (boundary, tiles, weight segments), at most 15 a second, each drawn by
-setData on items made once per experiment.
+The state machine and the training thread are RunPanel's; the pictures are made in a second
+thread from the training thread's snapshots and arrive as finished PictureFrames (the boundary,
+the painted network), at most 12 a second, each drawn by setImage on items made once per
+experiment.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from tensorviz.core.training.script_export import script_file_name
 from tensorviz.ui.training.code_view import ModelView, ScriptView
 from tensorviz.ui.training.network_frames import PictureFrame
 from tensorviz.ui.training.network_view import NetworkView
+from tensorviz.ui.training.picture_worker import PictureWorker
 from tensorviz.ui.training.playground_form import PlaygroundForm
 from tensorviz.ui.training.playground_layout import lay_out_playground
 from tensorviz.ui.training.playground_plots import BoundaryView, GradientPlot, LossPlot
@@ -37,6 +39,7 @@ from tensorviz.ui.training.playground_worker import PlaygroundWorker
 from tensorviz.ui.training.problem_view import ProblemView
 from tensorviz.ui.training.run_panel import RunPanel
 from tensorviz.ui.training.step_view import PhaseView
+from tensorviz.ui.training.training_worker import TrainingThread
 from tensorviz.ui.training.transport_bar import TransportBar
 
 EXPORTS = (
@@ -55,6 +58,7 @@ class PlaygroundPanel(RunPanel):
     # A CPU nn.Sequential with the current parameters and an example input: the hook for an
     # architecture view (the button shows once set_architecture_available(True) is called).
     architecture_requested = Signal(object, object)
+    frame_drawn = Signal(int)  # the epoch of the pictures just drawn
     _pictures_handled = Signal()
 
     def __init__(
@@ -107,7 +111,11 @@ class PlaygroundPanel(RunPanel):
         copy.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         copy.activated.connect(self.copy_script)
         worker = PlaygroundWorker()
-        worker.pictures_ready.connect(self._on_pictures_ready)
+        self.picture_worker = PictureWorker()
+        self.picture_thread = TrainingThread(self.picture_worker, self)
+        self.picture_thread.thread.setObjectName("tensorviz-pictures")
+        worker.snapshot_ready.connect(self.picture_worker.make)
+        self.picture_worker.pictures_ready.connect(self._on_pictures_ready)
         self._pictures_handled.connect(worker.acknowledge_pictures)
         self._start_worker(worker)
 
@@ -117,6 +125,11 @@ class PlaygroundPanel(RunPanel):
         """Show a playground configuration and start a new experiment with it."""
         self.form.set_config(config)
         self.reset()
+
+    def shutdown(self) -> bool:
+        """Join the training thread and the pictures' thread (the window is closing)."""
+        joined = super().shutdown()
+        return self.picture_thread.shutdown() and joined
 
     def set_architecture_available(self, available: bool) -> None:
         self.model_view.architecture_button.setVisible(available)
@@ -215,6 +228,7 @@ class PlaygroundPanel(RunPanel):
             self.network_view.show_frame(frame)
             self.boundary.show_frame(frame)
             self.frames_drawn += 1
+            self.frame_drawn.emit(frame.epoch)
         self._pictures_handled.emit()  # backpressure: the worker may make the next frame
 
     # --- hooks -----------------------------------------------------------------------------------

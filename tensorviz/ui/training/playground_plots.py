@@ -7,11 +7,12 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from tensorviz.core.training.network_picture import grid_points
+from tensorviz.core.training.network_pictures import BOUNDARY_GRID
 from tensorviz.core.training.playground_report import PlaygroundInfo, gradient_verdict
-from tensorviz.core.training.playground_trainer import BOUNDARY_GRID, NetworkRecord
+from tensorviz.core.training.playground_trainer import NetworkRecord
 from tensorviz.ui.training.network_frames import BLUE as BLUE_RGB
 from tensorviz.ui.training.network_frames import ORANGE as ORANGE_RGB
 from tensorviz.ui.training.network_frames import PictureFrame
@@ -42,6 +43,26 @@ def elastic_title(plot: pg.PlotWidget, text: str) -> None:
     label.updateGeometry()
 
 
+def follow_values(plot: pg.PlotWidget, values: np.ndarray, log: bool) -> None:
+    """Keep the y range around the finite, positive-if-log values, changing it only when they
+    leave it or fill less than a quarter of it: pyqtgraph's own auto range repaints the plot a
+    second time after every update, and a new range regenerates the axis."""
+    finite = values[np.isfinite(values)]
+    if log:
+        finite = np.log10(finite[finite > 0])
+    if not len(finite):
+        return
+    low, high = float(finite.min()), float(finite.max())
+    if log:
+        low, high = np.floor(low), np.ceil(high) + (np.ceil(high) == np.floor(low))
+    else:
+        low, high = min(low, 0.0), high if high > low else low + 1.0
+    (current_low, current_high) = plot.getPlotItem().vb.viewRange()[1]
+    inside = current_low <= low and high <= current_high
+    if not inside or (high - low) < 0.25 * (current_high - current_low):
+        plot.setYRange(low, high, padding=0.05)
+
+
 def _framed(plot: pg.PlotWidget, below: QWidget | None = None) -> QWidget:
     box = QWidget()
     layout = QVBoxLayout(box)
@@ -69,6 +90,9 @@ class BoundaryView(QWidget):
         self.test_points = pg.ScatterPlotItem(size=6, brush=pg.mkBrush("w"))
         self.curve = self.plot.plot([], [], pen=pg.mkPen(INK, width=2.5))
         for points in (self.train_points, self.test_points):
+            # Static between experiments: Qt keeps their pixels, so a new boundary frame never
+            # makes pyqtgraph draw 500 points again (only a zoom or a resize does).
+            points.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
             self.plot.addItem(points)
         self._x_grid = np.empty(0)
         self._image_rect: QRectF | None = None
@@ -130,6 +154,7 @@ class LossPlot(QWidget):
         self.plot = _plot("Loss", "epoch", "loss", LossAxis("left"))
         self.plot.getAxis("left").enableAutoSIPrefix(False)
         self.records = SeriesBuffer(3)  # epoch, loss, test loss
+        self.log = False
         self.train = _long_curve(self.plot, pg.mkPen(TRAIN_COLOUR, width=1.8))
         self.test = _long_curve(self.plot, pg.mkPen(TEST_COLOUR, width=1.8))
         _set_title(
@@ -140,8 +165,9 @@ class LossPlot(QWidget):
 
     def set_experiment(self, info: PlaygroundInfo) -> None:
         self.records.clear()
-        self.plot.getPlotItem().vb.enableAutoRange(x=False, y=True)
+        self.plot.getPlotItem().vb.disableAutoRange()
         self.plot.setXRange(0, info.config.epochs, padding=0.02)
+        self.plot.setYRange(0, 1)
         self._redraw()
 
     def add_records(self, records: list[NetworkRecord]) -> None:
@@ -150,7 +176,10 @@ class LossPlot(QWidget):
         self._redraw()
 
     def set_log_scale(self, on: bool) -> None:
+        self.log = on
         self.plot.getPlotItem().setLogMode(y=on)
+        self.plot.setYRange(0, 1)  # the next update fits the range to the data again
+        self._redraw()
 
     def _redraw(self) -> None:
         epochs = self.records.column(0)
@@ -159,6 +188,8 @@ class LossPlot(QWidget):
             test = np.where(np.isfinite(self.records.column(2)), self.records.column(2), np.nan)
         self.train.setData(epochs, train)
         self.test.setData(epochs, test)
+        if len(epochs):
+            follow_values(self.plot, np.concatenate([train, test]), self.log)
 
 
 class GradientPlot(QWidget):
@@ -169,7 +200,7 @@ class GradientPlot(QWidget):
         super().__init__(parent)
         self.plot = _plot("", "layer", "‖grad W‖ (log)")
         self.plot.getPlotItem().setLogMode(y=True)
-        self.plot.getPlotItem().vb.enableAutoRange(x=False, y=True)
+        self.plot.getPlotItem().vb.disableAutoRange()
         self.plot.getAxis("left").enableAutoSIPrefix(False)
         self.first = self.plot.plot(
             [], [], pen=pg.mkPen(GREY, width=1.5, style=Qt.PenStyle.DashLine)
@@ -209,6 +240,8 @@ class GradientPlot(QWidget):
                 curve.setData([], [])
                 continue
             curve.setData(layers, np.maximum(shown, SMALLEST_NORM))
+        both = [v for v in (norms, first) if v is not None]
+        follow_values(self.plot, np.maximum(np.concatenate(both), SMALLEST_NORM), log=True)
         self.kind, headline, explanation = gradient_verdict(norms)
         colour = {"vanishing": "#b42318", "exploding": "#b42318", "healthy": "#2a9d8f"}
         if headline:

@@ -27,15 +27,29 @@ def ready(panel) -> bool:
 
 
 @pytest.fixture
-def panel(qtbot):
-    widget = PlaygroundPanel(["cpu"], initial=SMALL)
-    qtbot.addWidget(widget)
-    widget.resize(1100, 760)
-    widget.show()
-    qtbot.waitUntil(lambda: ready(widget), timeout=TIMEOUT)
-    yield widget
-    assert widget.shutdown()
-    assert not widget.thread.is_running()
+def make_panel(qtbot):
+    """PlaygroundPanel(initial=config), shown and ready; every one is shut down afterwards,
+    its two threads joined, whether the test passed or not."""
+    made = []
+
+    def make(config: TrainingConfig) -> PlaygroundPanel:
+        widget = PlaygroundPanel(["cpu"], initial=config)
+        made.append(widget)
+        qtbot.addWidget(widget)
+        widget.resize(1100, 760)
+        widget.show()
+        qtbot.waitUntil(lambda: ready(widget), timeout=TIMEOUT)
+        return widget
+
+    yield make
+    for widget in made:
+        assert widget.shutdown()
+        assert not widget.thread.is_running() and not widget.picture_thread.is_running()
+
+
+@pytest.fixture
+def panel(make_panel):
+    return make_panel(SMALL)
 
 
 def edit(qtbot, panel, change) -> None:
@@ -110,15 +124,14 @@ def test_settings_that_cannot_train_keep_the_experiment(qtbot, panel):
     assert panel.info.layout.columns[0] == len(kept.features)
 
 
-def test_a_one_dimensional_task_draws_the_fitted_function(qtbot):
-    config = TrainingConfig(**{**task_defaults("sin"), "epochs": 5})
-    widget = PlaygroundPanel(["cpu"], initial=config)
-    qtbot.addWidget(widget)
-    qtbot.waitUntil(lambda: ready(widget), timeout=TIMEOUT)
+def test_a_one_dimensional_task_draws_the_fitted_function(make_panel):
+    widget = make_panel(TrainingConfig(**{**task_defaults("sin"), "epochs": 5}))
     assert not widget.form.network.feature_boxes["y"].isEnabled()
-    assert widget.boundary.curve.xData is not None and len(widget.boundary.curve.xData) == 100
-    assert widget.network_view.tile_curves.xData is not None
-    assert widget.shutdown()
+    x, y = widget.boundary.curve.getData()
+    trainer = PlaygroundTrainer(widget.info.config)
+    assert len(x) == 100 and np.array_equal(y, trainer.pictures().score)  # the untrained net
+    ink = np.all(np.abs(widget.frame.network[..., :3].astype(int) - (31, 42, 68)) < 40, axis=-1)
+    assert ink.sum() > 100  # each 1-D tile carries its neuron's curve
 
 
 def test_copy_and_export_write_the_script_and_the_run(qtbot, panel, tmp_path, monkeypatch):
@@ -144,20 +157,17 @@ def test_copy_and_export_write_the_script_and_the_run(qtbot, panel, tmp_path, mo
     assert (tmp_path / "pictures.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_divergence_offers_remedies_that_finish_the_run(qtbot):
+def test_divergence_offers_remedies_that_finish_the_run(qtbot, make_panel):
     config = TrainingConfig(**task_defaults("abs")).with_changes(
         update_style="sgd", lr=10.0, momentum=0.9, batch_size=None, epochs=40
     )
-    widget = PlaygroundPanel(["cpu"], initial=config)
-    qtbot.addWidget(widget)
-    qtbot.waitUntil(lambda: ready(widget), timeout=TIMEOUT)
+    widget = make_panel(config)
     widget.play()
     qtbot.waitUntil(lambda: widget.state == "stopped", timeout=TIMEOUT)
     assert set(widget.problem_view.buttons) == {"lower_lr", "clip_grad_norm"}
     widget.problem_view.buttons["clip_grad_norm"].click()
     qtbot.waitUntil(lambda: widget.state == "finished", timeout=TIMEOUT)
     assert widget.form.config().clip_grad_norm == 1.0 and len(widget.history) == 40
-    assert widget.shutdown()
 
 
 def test_the_area_keeps_the_regression_as_default_and_switches_tasks(qtbot):
