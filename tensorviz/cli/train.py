@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 
-from tensorviz.cli.arguments import CliInputError, Subcommand, print_json
+from tensorviz.cli.arguments import CliInputError, Subcommand
 from tensorviz.cli.train_playground import (
     add_network_arguments,
     network_config,
     refuse_network_flags,
     run_network,
 )
+from tensorviz.cli.training_output import run_and_report
 
 HISTORY_FIELDS = ("epoch", "loss", "w", "b", "grad_w", "grad_b")
 
@@ -112,18 +112,7 @@ def _run_train(args: argparse.Namespace) -> int:
         trainer = Trainer(config)
     except TrainingConfigError as error:
         raise CliInputError(str(error)) from None
-    history = trainer.run()
-    if args.json:
-        print_json(_json_report(trainer))
-    elif args.csv:
-        try:
-            write_history_csv(args.csv, history)
-        except OSError as error:
-            raise CliInputError(f"cannot write {args.csv}: {error.strerror or error}") from None
-        print(f"wrote {len(history)} epochs to {args.csv}")
-    else:
-        _print_text(trainer)
-    return _report_stop(trainer)
+    return run_and_report(args, trainer, _json_report, write_history_csv, _print_text)
 
 
 def _json_report(trainer) -> dict:
@@ -167,17 +156,6 @@ def _print_text(trainer) -> None:
         if true.true_w is not None:
             print(f"true           w = {true.true_w:.4f}  b = {true.true_b:.4f}")
         print(f"least squares  w = {ls_w:.4f}  b = {ls_b:.4f}")
-
-
-def _report_stop(trainer) -> int:
-    if trainer.divergence is not None:
-        remedies = "; ".join(r.label for r in trainer.divergence.remedies)
-        print(f"tensorviz train: {trainer.divergence.message()} — try: {remedies}", file=sys.stderr)
-        return 1
-    if trainer.error is not None:
-        print(f"tensorviz train: {trainer.error.torch_message}", file=sys.stderr)
-        return 1
-    return 0
 
 
 COMMAND = Subcommand(

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 
-from tensorviz.cli.arguments import CliInputError, print_json
+from tensorviz.cli.arguments import CliInputError
+from tensorviz.cli.training_output import run_and_report
 
 NETWORK_FLAGS = ("layers", "activation", "features", "loss", "dropout", "l2", "test_fraction")
 
@@ -105,22 +105,7 @@ def run_network(args: argparse.Namespace, config) -> int:
         raise CliInputError(
             f"cannot write {args.export_script}: {error.strerror or error}"
         ) from None
-    history = trainer.run()
-    if args.json:
-        print_json(_json_report(trainer))
-    elif args.csv:
-        try:
-            write_network_history_csv(args.csv, history)
-        except OSError as error:
-            raise CliInputError(f"cannot write {args.csv}: {error.strerror or error}") from None
-        print(f"wrote {len(history)} epochs to {args.csv}")
-    else:
-        _print_text(trainer)
-    if trainer.divergence is not None:
-        remedies = "; ".join(r.label for r in trainer.divergence.remedies)
-        print(f"tensorviz train: {trainer.divergence.message()} — try: {remedies}", file=sys.stderr)
-        return 1
-    return 0
+    return run_and_report(args, trainer, _json_report, write_network_history_csv, _print_text)
 
 
 def _finite(value):

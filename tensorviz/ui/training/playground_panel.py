@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
-from PySide6.QtWidgets import QFileDialog, QLabel, QSizePolicy, QTabWidget, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QTabWidget, QWidget
 
-from tensorviz.core.atomic_files import write_atomically, write_text_atomically
+from tensorviz.core.atomic_files import write_text_atomically
 from tensorviz.core.explain.errors import ExplainedError
 from tensorviz.core.training.data import TrainingConfig
 from tensorviz.core.training.network_choices import LOSSES
@@ -170,13 +170,7 @@ class PlaygroundPanel(RunPanel):
         write_network_history_csv(path, self.history)
 
     def export_png(self, path: str) -> None:
-        pixmap = self.pictures.grab()
-
-        def write(temporary: str) -> None:
-            if not pixmap.save(temporary, "PNG"):
-                raise OSError(f"could not write {path}")
-
-        write_atomically(path, write)
+        self._save_png(self.pictures, path)
 
     def export_parameters(self, path: str) -> None:
         save_network_parameters(path, self.info.config, self.frame.state)
@@ -210,15 +204,7 @@ class PlaygroundPanel(RunPanel):
                 self.export_parameters,
             ),
         }[kind]
-        path, _ = QFileDialog.getSaveFileName(self, title, suggested, file_filter)
-        if not path:
-            return
-        try:
-            write(path)
-        except OSError as error:
-            self.status_message.emit(f"Could not save {path}: {error}")
-            return
-        self.status_message.emit(f"Saved {path}")
+        self._export_with_dialog(title, suggested, file_filter, write)
 
     # --- worker results --------------------------------------------------------------------------
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QFileDialog, QWidget
 
+from tensorviz.core.atomic_files import write_atomically
 from tensorviz.core.explain.errors import ExplainedError
 from tensorviz.core.training.data import TrainingConfig
 from tensorviz.core.training.remedies import Remedy
@@ -191,6 +192,30 @@ class RunPanel(QWidget):
         if not joined:
             self.status_message.emit("The training thread did not stop in time; it is left to end")
         return joined
+
+    # --- exports ---------------------------------------------------------------------------------
+
+    def _save_png(self, widget: QWidget, path: str) -> None:
+        """The widget as it is drawn now, as a PNG written atomically."""
+        pixmap = widget.grab()
+
+        def write(temporary: str) -> None:
+            if not pixmap.save(temporary, "PNG"):
+                raise OSError(f"could not write {path}")
+
+        write_atomically(path, write)
+
+    def _export_with_dialog(self, title: str, suggested: str, file_filter: str, write) -> None:
+        """Ask where, write there with write(path), and say how it went on the status line."""
+        path, _ = QFileDialog.getSaveFileName(self, title, suggested, file_filter)
+        if not path:
+            return
+        try:
+            write(path)
+        except OSError as error:
+            self.status_message.emit(f"Could not save {path}: {error}")
+            return
+        self.status_message.emit(f"Saved {path}")
 
     # --- worker results --------------------------------------------------------------------------
 

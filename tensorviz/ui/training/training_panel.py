@@ -6,9 +6,8 @@ panel shows the line, the loss surface, w and b, and the gradients both ways.
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtWidgets import QWidget
 
-from tensorviz.core.atomic_files import write_atomically
 from tensorviz.core.explain.errors import ExplainedError
 from tensorviz.core.training.data import TrainingConfig
 from tensorviz.core.training.report import (
@@ -98,13 +97,7 @@ class TrainingPanel(RunPanel):
         write_history_csv(path, self.history)
 
     def export_png(self, path: str) -> None:
-        pixmap = self.plots.grab()
-
-        def write(temporary: str) -> None:
-            if not pixmap.save(temporary, "PNG"):
-                raise OSError(f"could not write {path}")
-
-        write_atomically(path, write)
+        self._save_png(self.plots, path)
 
     def export_parameters(self, path: str) -> None:
         if self.history:
@@ -119,15 +112,7 @@ class TrainingPanel(RunPanel):
         if kind != "png" and not self.history:
             self.status_message.emit("Nothing to export yet: train at least one epoch first")
             return
-        path, _ = QFileDialog.getSaveFileName(self, title, f"training.{kind}", file_filter)
-        if not path:
-            return
-        try:
-            write(path)
-        except OSError as error:
-            self.status_message.emit(f"Could not save {path}: {error}")
-            return
-        self.status_message.emit(f"Saved {path}")
+        self._export_with_dialog(title, f"training.{kind}", file_filter, write)
 
     # --- hooks ---------------------------------------------------------------------------------
 

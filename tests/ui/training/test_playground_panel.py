@@ -15,7 +15,7 @@ from tensorviz.core.training.phased_loop import PHASES
 from tensorviz.core.training.playground_report import rebuilt_model
 from tensorviz.core.training.playground_trainer import PlaygroundTrainer
 from tensorviz.core.training.script_export import playground_script
-from tensorviz.ui.training import playground_panel as playground_module
+from tensorviz.ui.training import run_panel as run_panel_module
 from tensorviz.ui.training.playground_panel import PlaygroundPanel
 from tensorviz.ui.training.training_area import TrainingArea
 
@@ -139,7 +139,7 @@ def test_copy_and_export_write_the_script_and_the_run(qtbot, panel, tmp_path, mo
     assert QGuiApplication.clipboard().text() == playground_script(SMALL)
     target = tmp_path / "circles_playground.py"
     monkeypatch.setattr(
-        playground_module.QFileDialog, "getSaveFileName", lambda *a: (str(target), "")
+        run_panel_module.QFileDialog, "getSaveFileName", lambda *a: (str(target), "")
     )
     panel.bar.export_requested.emit("script")
     assert target.read_text() == playground_script(SMALL)
