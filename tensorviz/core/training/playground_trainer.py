@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from tensorviz.core.explain.errors import explain_error
 from tensorviz.core.training.data import TrainingConfig, TrainingConfigError
 from tensorviz.core.training.datasets import TaskData, make_task_data
 from tensorviz.core.training.network import (
@@ -117,27 +118,40 @@ class PlaygroundTrainer(PhasedLoop):
     # --- the loop --------------------------------------------------------------------------------
 
     def _run(self) -> Iterator[str]:
+        """The loop; torch's own error (out of memory on a device, say) stops it as data."""
+        try:
+            yield from self._epochs()
+        except (RuntimeError, ValueError) as error:
+            phase = self._state.get("phase", "forward")
+            code = network_phase_codes(self.config).get(phase, "")
+            self.error = explain_error(error, op=code.splitlines()[0] if code else None)
+
+    def _epochs(self) -> Iterator[str]:
         c, s, model = self.config, self._state, self.model
         count = self.batches_per_epoch
         for epoch in range(1, c.epochs + 1):
             s.update(epoch=epoch, done=0)
             epoch_loss = 0.0
             for number, (x, y) in enumerate(self._batches(self.x_train, self.y_train), start=1):
-                s["batch"] = number
+                s.update(batch=number, phase="forward")
                 s["output"] = output = model(x)
                 yield "forward"
+                s["phase"] = "loss"
                 s["loss"] = loss = self.loss_fn(output, y)
                 objective = loss + c.l2 * l2_penalty(model) if c.l2 > 0 else loss
                 s["objective"] = objective
                 yield "loss"
+                s["phase"] = "backward"
                 objective.backward()
                 if number == count:
                     s["grad_norms"] = self.gradient_norms()
                 yield "backward"
+                s["phase"] = "update"
                 if c.clip_grad_norm is not None:
                     torch.nn.utils.clip_grad_norm_(model.parameters(), c.clip_grad_norm)
                 self.optimizer.step()
                 yield "update"
+                s["phase"] = "zero_grad"
                 if not c.forget_zero_grad:
                     self.optimizer.zero_grad()
                 epoch_loss += loss.item() * len(y) / self.n_samples

@@ -186,3 +186,14 @@ def test_a_diverging_run_stops_with_remedies_that_work():
 def test_other_losses_train(loss):
     history = PlaygroundTrainer(config_of("blobs", loss=loss, epochs=5)).run()
     assert history[-1].test_accuracy > 0.9
+
+
+def test_torchs_own_error_stops_the_run_as_an_explanation():
+    trainer = PlaygroundTrainer(config_of(epochs=3))
+    trainer.model[0] = nn.Linear(5, 8)  # a layer that does not fit the 2 input features
+    with pytest.raises(RuntimeError) as raised:
+        trainer.model(trainer.x_train[:32])  # the first mini-batch's size
+    assert trainer.step_epoch() is None and trainer.stopped and trainer.finished
+    assert trainer.error.torch_message == str(raised.value)
+    assert trainer.error.kind == "matmul_shape"
+    assert trainer.history == [] and trainer.divergence is None

@@ -116,3 +116,21 @@ def test_the_linear_regression_and_bad_settings_are_refused():
         playground_script(TrainingConfig())
     with pytest.raises(TrainingConfigError, match="1 to 64 units"):
         playground_script(config_of("circles", hidden_layers=(100, 8)))
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="torch sees no CUDA device here")
+def test_the_script_reproduces_a_cuda_run(tmp_path):
+    config = config_of("moons", epochs=5, device="cuda", dropout=0.1)
+    script = tmp_path / "moons_playground.py"
+    write_playground_script(script, config)
+    out = tmp_path / "out.pt"
+    result = subprocess.run(
+        [sys.executable, str(script), str(out)], capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stderr
+    saved = torch.load(out, weights_only=True)
+    trainer = PlaygroundTrainer(config)
+    history = trainer.run()
+    state = trainer.model.state_dict()
+    assert all(torch.equal(saved["state_dict"][k].cuda(), state[k]) for k in state)
+    assert saved["losses"] == [r.loss for r in history]
