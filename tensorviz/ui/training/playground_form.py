@@ -33,6 +33,14 @@ OPTIMIZERS = (("adam", "optim.Adam"), ("sgd", "optim.SGD"))
 FIRST_TASK = "circles"
 
 
+def ask_data_path(parent: QWidget) -> str | None:
+    """The user's x, y file, chosen in a dialog (None if cancelled)."""
+    path, _ = QFileDialog.getOpenFileName(
+        parent, "Load x, y", str(Path.home()), "x, y data (*.csv *.txt *.pt *.pth)"
+    )
+    return path or None
+
+
 class PlaygroundForm(QWidget):
     config_changed = Signal(object)  # TrainingConfig
 
@@ -208,12 +216,16 @@ class PlaygroundForm(QWidget):
             self._updating = False
         self._sync_enabled()
 
-    def set_task(self, task: str) -> None:
-        """Switch to another task (its data; the network and training settings stay)."""
-        if task == self.task:
+    def set_task(self, task: str, data_path: str | None = None) -> None:
+        """Switch to another task (its data; the network and training settings stay);
+        data_path: the user's file, for the 'file' task."""
+        if task == self.task and data_path in (None, self._config.data_path):
             return
         config = self.config()
-        self.set_config(config.with_changes(**changes_for_task(config, task)))
+        changes = changes_for_task(config, task)
+        if data_path is not None:
+            changes["data_path"] = data_path
+        self.set_config(config.with_changes(**changes))
         self.config_changed.emit(self.config())
 
     def set_data_path(self, path: str | None) -> None:
@@ -246,8 +258,6 @@ class PlaygroundForm(QWidget):
             self.config_changed.emit(self.config())
 
     def _on_load_clicked(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Load x, y", str(Path.home()), "x, y data (*.csv *.txt *.pt *.pth)"
-        )
+        path = ask_data_path(self)
         if path:
             self.set_data_path(path)

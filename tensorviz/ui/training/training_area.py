@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from tensorviz.core.training.data import TrainingConfig
 from tensorviz.core.training.network_choices import TASKS, task_defaults
+from tensorviz.ui.training.playground_form import ask_data_path
 from tensorviz.ui.training.playground_panel import PlaygroundPanel
 from tensorviz.ui.training.training_panel import TrainingPanel
 
@@ -89,18 +90,26 @@ class TrainingArea(QWidget):
             self.stack.setCurrentWidget(self.playground)
         self._show_description(config.task)
 
-    def show_task(self, task: str) -> None:
-        """Switch to `task`: the regression, or the playground on that task's data."""
+    def show_task(self, task: str, data_path: str | None = None) -> None:
+        """Switch to `task`: the regression, or the playground on that task's data. The 'file'
+        task asks for the user's file first (data_path: given instead); cancelled, nothing
+        changes."""
         if task not in TASKS:
             raise ValueError(f"unknown task {task!r}")
+        if task == "file" and data_path is None:
+            data_path = ask_data_path(self)
+            if data_path is None:
+                self._select(self.config().task)  # cancelled: the chooser shows what is shown
+                return
         self._select(task)
         if task == "linear":
             self.stack.setCurrentWidget(self.regression)
         else:
             fresh = self.playground is None
-            panel = self._playground(TrainingConfig(**task_defaults(task)))
+            start = TrainingConfig(**task_defaults(task)).with_changes(data_path=data_path)
+            panel = self._playground(start)
             if not fresh:
-                panel.form.set_task(task)
+                panel.form.set_task(task, data_path)
             self.stack.setCurrentWidget(panel)
         self._show_description(task)
         self.task_changed.emit(task)
@@ -124,11 +133,19 @@ class TrainingArea(QWidget):
         if self.playground is None:
             self.playground = PlaygroundPanel(self.devices, initial=config)
             self.playground.status_message.connect(self.status_message)
+            self.playground.state_changed.connect(self._on_playground_state_changed)
             self.playground.network_graph_built.connect(self.network_graph_built)
             self.playground.architecture_requested.connect(self.architecture_requested)
             self.playground.set_architecture_available(self._architecture_available)
             self.stack.addWidget(self.playground)
         return self.playground
+
+    def _on_playground_state_changed(self, _state: str) -> None:
+        """A refused setting puts the kept experiment back, maybe of another task: follow it."""
+        if self.current is self.playground:
+            task = self.playground.form.task
+            self._select(task)
+            self._show_description(task)
 
     def _select(self, task: str) -> None:
         self.task.blockSignals(True)

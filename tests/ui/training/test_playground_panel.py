@@ -16,6 +16,7 @@ from tensorviz.core.training.playground_report import rebuilt_model
 from tensorviz.core.training.playground_trainer import PlaygroundTrainer
 from tensorviz.core.training.script_export import playground_script
 from tensorviz.ui.training import run_panel as run_panel_module
+from tensorviz.ui.training import training_area as area_module
 from tensorviz.ui.training.playground_panel import PlaygroundPanel
 from tensorviz.ui.training.training_area import TrainingArea
 
@@ -50,6 +51,17 @@ def make_panel(qtbot):
 @pytest.fixture
 def panel(make_panel):
     return make_panel(SMALL)
+
+
+@pytest.fixture
+def area(qtbot):
+    """The Training area, shown; its threads are joined afterwards, pass or fail."""
+    widget = TrainingArea(["cpu"])
+    qtbot.addWidget(widget)
+    widget.resize(1100, 780)
+    widget.show()
+    yield widget
+    assert widget.shutdown()
 
 
 def edit(qtbot, panel, change) -> None:
@@ -170,9 +182,7 @@ def test_divergence_offers_remedies_that_finish_the_run(qtbot, make_panel):
     assert widget.form.config().clip_grad_norm == 1.0 and len(widget.history) == 40
 
 
-def test_the_area_keeps_the_regression_as_default_and_switches_tasks(qtbot):
-    area = TrainingArea(["cpu"])
-    qtbot.addWidget(area)
+def test_the_area_keeps_the_regression_as_default_and_switches_tasks(qtbot, area):
     assert area.current is area.regression and area.config() == TrainingConfig()
     assert area.playground is None  # built on first use
     area.task.setCurrentIndex(area.task.findData("moons"))
@@ -190,3 +200,27 @@ def test_the_area_keeps_the_regression_as_default_and_switches_tasks(qtbot):
     assert area.current is area.regression and area.config().task == "linear"
     assert area.shutdown()
     assert not area.regression.thread.is_running() and not playground.thread.is_running()
+    assert not playground.picture_thread.is_running()
+
+
+def test_your_own_data_asks_for_the_file_and_a_bad_one_changes_nothing(
+    qtbot, area, tmp_path, monkeypatch
+):
+    good, bad = tmp_path / "mine.csv", tmp_path / "broken.csv"
+    good.write_text("x,y\n" + "".join(f"{i / 10},{(i / 10) ** 2}\n" for i in range(-30, 31)))
+    bad.write_text("x,y\n1,2\nthree,4\n")
+    answers = iter([None, str(good), str(bad)])
+    monkeypatch.setattr(area_module, "ask_data_path", lambda parent: next(answers))
+    area.show_task("file")  # cancelled: still the regression
+    assert area.current is area.regression and area.task.currentData() == "linear"
+    area.show_task("file")
+    playground = area.playground
+    qtbot.waitUntil(lambda: ready(playground), timeout=TIMEOUT)
+    assert playground.info.config.data_path == str(good) and playground.info.source == "mine.csv"
+    assert len(playground.info.train) + len(playground.info.test) == 61
+    area.show_task("moons")
+    qtbot.waitUntil(lambda: ready(playground) and playground.info.config.task == "moons")
+    area.show_task("file")  # a file that cannot be read: the moons stay, and the chooser too
+    qtbot.waitUntil(lambda: playground.problem_view.isVisible(), timeout=TIMEOUT)
+    assert "broken.csv line 3" in playground.problem_view.error_panel.explained.explanation
+    assert playground.info.config.task == "moons" and area.task.currentData() == "moons"
