@@ -198,7 +198,7 @@ class GradientPlot(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.plot = _plot("", "layer", "‖grad W‖ (log)")
+        self.plot = _plot("", "layer", "‖grad W‖ (log)", LossAxis("left"))
         self.plot.getPlotItem().setLogMode(y=True)
         self.plot.getPlotItem().vb.disableAutoRange()
         self.plot.getAxis("left").enableAutoSIPrefix(False)
