@@ -120,3 +120,17 @@ def edge_segments(
             pairs[0::2], pairs[1::2] = start[chosen], end[chosen]
             segments[(s, lv)] = pairs
     return segments
+
+
+def tile_at(layout: NetworkLayout, x: float, y: float) -> tuple[int, int] | None:
+    """(column, tile) under the point (x, y) of the picture, or None between tiles."""
+    t = layout.tile
+    for column, origins in enumerate(layout.origins):
+        inside = (
+            (origins[:, 0] <= x) & (x < origins[:, 0] + t) & (origins[:, 1] <= y)
+            & (y < origins[:, 1] + t)
+        )  # fmt: skip
+        hits = np.flatnonzero(inside)
+        if len(hits):
+            return column, int(hits[0])
+    return None

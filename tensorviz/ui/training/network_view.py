@@ -12,7 +12,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
-from tensorviz.core.training.network_choices import FEATURES
+from tensorviz.core.training.network_choices import ACTIVATIONS, FEATURES
+from tensorviz.core.training.network_picture import tile_at
 from tensorviz.core.training.playground_report import PlaygroundInfo
 from tensorviz.ui.training.network_frames import PictureFrame
 from tensorviz.ui.training.playground_plots import elastic_title
@@ -37,6 +38,7 @@ class NetworkView(QWidget):
         self.labels: list[pg.TextItem] = []
         self.info: PlaygroundInfo | None = None
         self._placed = False
+        self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plot)
@@ -72,6 +74,28 @@ class NetworkView(QWidget):
         label.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.plot.addItem(label)
         self.labels.append(label)
+
+    def describe_tile(self, column: int, index: int) -> str:
+        """What the tile at (column, index) shows, in a sentence."""
+        config = self.info.config
+        columns = self.info.layout.columns
+        if column == 0:
+            return f"input feature {FEATURES[config.features[index]].label}, over the plane"
+        if column == len(columns) - 1:
+            what = "the output" if columns[-1] == 1 else f"output {index} (class {index})"
+            return f"{what}: the network's answer over the plane"
+        activation = ACTIVATIONS[config.activations[column - 1]][0]
+        return (
+            f"layer {column}, neuron {index + 1}: {activation} of its weighted sum, over the "
+            "plane (orange negative, blue positive)"
+        )
+
+    def _on_mouse_moved(self, position) -> None:
+        if self.info is None:
+            return
+        point = self.plot.getPlotItem().vb.mapSceneToView(position)
+        hit = tile_at(self.info.layout, point.x(), point.y())
+        self.plot.setToolTip(self.describe_tile(*hit) if hit else "")
 
     def show_frame(self, frame: PictureFrame) -> None:
         self.picture.setImage(frame.network, autoLevels=False)

@@ -58,3 +58,13 @@ def test_each_weight_is_one_segment_binned_by_sign_and_strength():
     capped = edge_segments(layout, weights, max_edges=2)
     assert sum(len(p) // 2 for p in capped.values()) == 2
     assert len(capped[(0, EDGE_LEVELS - 1)]) == 2 and len(capped[(0, 2)]) == 2  # -2.0, -1.0
+
+
+def test_the_tile_under_a_point_is_found():
+    from tensorviz.core.training.network_picture import tile_at
+
+    layout = network_layout(("x", "y"), (3,), outputs=1)
+    t = layout.tile
+    x, y = layout.origins[1][2]
+    assert tile_at(layout, x + t / 2, y + 1) == (1, 2)
+    assert tile_at(layout, x - 1, y + 1) is None  # between the columns

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import torch
 from panel_driving import TIMEOUT
+from PySide6.QtCore import QPointF
 from PySide6.QtGui import QGuiApplication
 
 from tensorviz.core.training.data import TrainingConfig
@@ -88,6 +89,15 @@ def test_a_full_run_equals_the_core_trainer_and_the_pictures_show_its_model(qtbo
     pictures = trainer.pictures()  # the boundary's colours follow the model's P(class 1)
     blue = image[..., 2].astype(int) - image[..., 0].astype(int)
     assert np.corrcoef(blue.ravel(), pictures.score.ravel())[0, 1] > 0.95
+
+
+def test_hovering_a_tile_names_the_neuron(panel):
+    view = panel.network_view
+    x, y = panel.info.layout.origins[2][4] + panel.info.layout.tile / 2  # layer 2, neuron 5
+    view._on_mouse_moved(view.plot.getPlotItem().vb.mapViewToScene(QPointF(x, y)))
+    assert view.plot.toolTip().startswith("layer 2, neuron 5: Tanh")
+    view._on_mouse_moved(view.plot.getPlotItem().vb.mapViewToScene(QPointF(-50.0, -50.0)))
+    assert view.plot.toolTip() == ""
 
 
 def test_step_phase_walks_the_networks_five_phases(qtbot, panel):
