@@ -1,33 +1,46 @@
-"""`tensorviz train`: the Training area's trainer, headless.
+"""`tensorviz train`: the Training area's trainers, headless.
 
 tensorviz train [--epochs N --lr F --optimizer manual|sgd|adam --momentum F --device D
                  --seed S --n N --noise F] [--json | --csv FILE | --tutorial]
+tensorviz train --task circles --layers 8,8 --activation tanh [...] [--json | --csv FILE |
+                 --export-script FILE]       (a playground network: train_playground.py)
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import sys
 
-from tensorviz.cli.arguments import CliInputError, Subcommand, print_json
+from tensorviz.cli.arguments import CliInputError, Subcommand
+from tensorviz.cli.train_playground import (
+    add_network_arguments,
+    network_config,
+    refuse_network_flags,
+    run_network,
+)
+from tensorviz.cli.training_output import report_stop, run_and_report
 
 HISTORY_FIELDS = ("epoch", "loss", "w", "b", "grad_w", "grad_b")
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--epochs", type=int, default=500, help="epochs (default 500)")
-    parser.add_argument("--lr", type=float, default=0.01, help="learning rate (default 0.01)")
+    # Defaults are the linear regression's; a playground --task has its own (None: not given).
+    parser.add_argument("--epochs", type=int, help="epochs (default 500; a network: 300)")
+    parser.add_argument("--lr", type=float, help="learning rate (default 0.01; a network: 0.03)")
     parser.add_argument(
-        "--optimizer", choices=("manual", "sgd", "adam"), default="manual", help="update style"
+        "--optimizer",
+        choices=("manual", "sgd", "adam"),
+        help="update style (default manual; a network: adam)",
     )
     parser.add_argument("--momentum", type=float, default=0.0, help="SGD momentum (default 0)")
     parser.add_argument("--weight-decay", type=float, default=0.0, help="sgd/adam weight decay")
-    parser.add_argument("--batch-size", type=int, default=None, help="mini-batch size (full)")
+    parser.add_argument(
+        "--batch-size", type=int, help="mini-batch size (default full; a network: 32, 0 = full)"
+    )
     parser.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or mps (default cpu)")
     parser.add_argument("--seed", type=int, default=42, help="numpy and torch seed (default 42)")
-    parser.add_argument("--n", type=int, default=100, help="number of samples (default 100)")
-    parser.add_argument("--noise", type=float, default=2.0, help="noise std (default 2)")
+    parser.add_argument("--n", type=int, help="number of samples (default 100; a network: 500)")
+    parser.add_argument("--noise", type=float, help="noise std (default 2; a network: its task's)")
     parser.add_argument("--data", metavar="FILE", help="your own x, y from a .csv or .pt file")
     parser.add_argument("--csv", metavar="FILE", help="write the loss history as CSV to FILE")
     parser.add_argument(
@@ -35,28 +48,40 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print the tutorial's table: Epoch [100/500], Loss: … every 100 epochs",
     )
+    add_network_arguments(parser)
 
 
 def _finite_or_none(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
+SHARED_FLAGS = {  # flag → TrainingConfig field, for both the regression and the networks
+    "seed": "seed",
+    "n": "n",
+    "noise": "noise",
+    "lr": "lr",
+    "epochs": "epochs",
+    "batch_size": "batch_size",
+    "optimizer": "update_style",
+    "momentum": "momentum",
+    "weight_decay": "weight_decay",
+    "device": "device",
+    "data": "data_path",
+}
+
+
 def _config(args: argparse.Namespace):
     from tensorviz.core.training.data import TrainingConfig, TrainingConfigError
 
-    config = TrainingConfig(
-        seed=args.seed,
-        n=args.n,
-        noise=args.noise,
-        lr=args.lr,
-        epochs=args.epochs,
-        batch_size=args.batch_size,
-        update_style=args.optimizer,
-        momentum=args.momentum,
-        weight_decay=args.weight_decay,
-        device=args.device,
-        data_path=args.data,
-    )
+    given = {
+        field: getattr(args, flag)
+        for flag, field in SHARED_FLAGS.items()
+        if getattr(args, flag) is not None
+    }
+    if args.task != "linear":
+        return network_config(args, given)
+    refuse_network_flags(args)
+    config = TrainingConfig(**given)
     try:
         config.validate()
     except TrainingConfigError as error:
@@ -82,6 +107,10 @@ def _run_train(args: argparse.Namespace) -> int:
         raise CliInputError("choose one of --json, --csv and --tutorial")
     config = _config(args)
     _check_device(config.device)
+    if config.task != "linear":
+        if args.tutorial:
+            raise CliInputError("--tutorial prints the linear regression's table; drop --task")
+        return run_network(args, config)
     from tensorviz.core.training.data import TrainingConfigError
     from tensorviz.core.training.report import write_history_csv
     from tensorviz.core.training.trainer import Trainer
@@ -90,20 +119,11 @@ def _run_train(args: argparse.Namespace) -> int:
         trainer = Trainer(config)
     except TrainingConfigError as error:
         raise CliInputError(str(error)) from None
-    history = trainer.run()
-    if args.json:
-        print_json(_json_report(trainer))
-    elif args.tutorial:
+    if args.tutorial:
+        trainer.run()
         _print_tutorial(trainer)
-    elif args.csv:
-        try:
-            write_history_csv(args.csv, history)
-        except OSError as error:
-            raise CliInputError(f"cannot write {args.csv}: {error.strerror or error}") from None
-        print(f"wrote {len(history)} epochs to {args.csv}")
-    else:
-        _print_text(trainer)
-    return _report_stop(trainer)
+        return report_stop(trainer)
+    return run_and_report(args, trainer, _json_report, write_history_csv, _print_text)
 
 
 def _json_report(trainer) -> dict:
@@ -159,20 +179,10 @@ def _print_tutorial(trainer) -> None:
         print(f"w = {last.w:.4f}, b = {last.b:.4f}")
 
 
-def _report_stop(trainer) -> int:
-    if trainer.divergence is not None:
-        remedies = "; ".join(r.label for r in trainer.divergence.remedies)
-        print(f"tensorviz train: {trainer.divergence.message()} — try: {remedies}", file=sys.stderr)
-        return 1
-    if trainer.error is not None:
-        print(f"tensorviz train: {trainer.error.torch_message}", file=sys.stderr)
-        return 1
-    return 0
-
-
 COMMAND = Subcommand(
     "train",
-    "the reference linear regression (y = 2.5x + 1.8 + noise) trained with real torch",
+    "the reference linear regression (y = 2.5x + 1.8 + noise), or a network on a playground "
+    "task (--task circles), trained with real torch",
     _add_arguments,
     _run_train,
 )

@@ -191,7 +191,7 @@ def test_edit_redo_puts_back_what_undo_took(window):
 
 
 def test_training_loss_graph_opens_in_the_autograd_area(window, qtbot):
-    training, graph = window.panel("training"), window.panel("graph")
+    training, graph = window.panel("training").regression, window.panel("graph")
     qtbot.waitUntil(lambda: getattr(training, "info", None) is not None, timeout=30_000)
     training.bar.graph_button.click()
     workspace = window.context.workspace
@@ -203,6 +203,33 @@ def test_training_loss_graph_opens_in_the_autograd_area(window, qtbot):
     assert workspace.lineage("train_loss")[-1] == "train_loss"
     assert set(workspace.parents("train_y_pred")) == {"train_x", "train_w", "train_b"}
     assert "train_loss" in graph.graph_tensor_names()
+
+
+def test_the_playground_models_graph_opens_in_the_autograd_area(window, qtbot):
+    area, graph = window.panel("training"), window.panel("graph")
+    window.show_area("training")
+    area.show_task("xor")
+    panel = area.playground
+    qtbot.waitUntil(lambda: panel.state == "ready" and panel.frame is not None, timeout=30_000)
+    panel.bar.graph_button.click()
+    workspace = window.context.workspace
+    assert window.current_area() == "graph"
+    loss = workspace.tensor("net_loss")
+    model = torch.nn.Sequential(
+        torch.nn.Linear(2, 8), torch.nn.Tanh(), torch.nn.Linear(8, 8), torch.nn.Tanh()
+    )
+    model.append(torch.nn.Linear(8, 1))
+    with torch.no_grad():
+        for index in (0, 2, 4):
+            model[index].weight.copy_(workspace.tensor(f"net_{index}_weight"))
+            model[index].bias.copy_(workspace.tensor(f"net_{index}_bias"))
+    expected = torch.nn.BCEWithLogitsLoss()(
+        model(workspace.tensor("net_x")), workspace.tensor("net_y")
+    )
+    assert torch.equal(loss, expected) and loss.grad_fn is not None
+    assert workspace.tensor("net_0_weight").requires_grad
+    assert "net_loss" in graph.graph_tensor_names()
+    assert area.shutdown()
 
 
 def test_a_narrow_window_shows_the_areas_as_icons_only(qtbot, window):

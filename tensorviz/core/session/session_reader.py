@@ -9,7 +9,7 @@ import json
 import warnings
 import zipfile
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import safetensors.torch
@@ -208,24 +208,11 @@ def _view(view: dict, storages: list, what: str) -> torch.Tensor:
         raise SessionFileError(f"torch refuses the layout of {what} ({error})") from None
 
 
-_TRAINING_KINDS = {"batch_size": int, "clip_grad_norm": float, "data_path": str}  # or None
-
-
 def _training(values: dict | None) -> TrainingConfig | None:
     if values is None:
         return None
-    known = {f.name for f in fields(TrainingConfig)}
-    unknown = sorted(set(values) - known)
-    if unknown:
-        raise SessionFileError(f"its Training configuration has unknown settings: {unknown}")
-    for key, value in values.items():
-        kind = _TRAINING_KINDS.get(key) or type(getattr(TrainingConfig, key))
-        allowed = (int, float) if kind is float else (kind,)
-        fits = isinstance(value, allowed) and (kind is bool or not isinstance(value, bool))
-        if not (fits or (value is None and key in _TRAINING_KINDS)):
-            raise SessionFileError(f"its Training setting {key} = {value!r} has the wrong type")
-    config = TrainingConfig(**values)
-    try:
+    try:  # types checked and unknown settings refused, then the values
+        config = TrainingConfig.from_dict(values)
         config.validate()
     except TrainingConfigError as error:
         raise SessionFileError(f"its Training configuration is invalid: {error}") from None

@@ -17,11 +17,13 @@ from __future__ import annotations
 import csv
 import os
 import pickle
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 import numpy as np
 import torch
+
+from tensorviz.core.training.network_choices import network_problems
 
 UPDATE_STYLES = ("manual", "sgd", "adam")
 
@@ -49,6 +51,16 @@ class TrainingConfig:
     update_without_no_grad: bool = False
     clip_grad_norm: float | None = None  # max norm for torch.nn.utils.clip_grad_norm_
     data_path: str | None = None  # the user's own x, y (.csv or .pt) instead of the generated data
+    # The task (network_choices.TASKS): "linear" is the tutorial's regression above; every other
+    # task trains an nn.Sequential shaped by the fields below (ignored by the linear regression).
+    task: str = "linear"
+    hidden_layers: tuple[int, ...] = (8, 8)  # units of each hidden layer
+    activations: tuple[str, ...] = ("tanh", "tanh")  # one per hidden layer
+    features: tuple[str, ...] = ("x", "y")  # the network's input columns
+    loss: str = "mse"  # mse | bce (BCEWithLogitsLoss) | ce (CrossEntropyLoss)
+    dropout: float = 0.0  # nn.Dropout(p) after each hidden layer's activation
+    l2: float = 0.0  # l2 · Σ ‖W‖² added to the loss (weights, not biases)
+    test_fraction: float = 0.3  # held out of training, for the test loss
 
     def validate(self) -> None:
         """Raise TrainingConfigError naming the first bad setting."""
@@ -75,6 +87,8 @@ class TrainingConfig:
         for failed, message in problems:
             if failed:
                 raise TrainingConfigError(message)
+        for message in network_problems(self):
+            raise TrainingConfigError(message)
         try:
             torch.device(self.device)
         except RuntimeError as error:
@@ -84,7 +98,50 @@ class TrainingConfig:
         return replace(self, **changes)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """Every field as plain JSON-able values (tuples become lists)."""
+        return {
+            key: list(value) if isinstance(value, tuple) else value
+            for key, value in asdict(self).items()
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> TrainingConfig:
+        """The configuration `to_dict` wrote (missing fields keep their defaults, so older
+        dictionaries still load). Raises TrainingConfigError naming a bad or unknown field; the
+        values are not validated beyond their types (call validate())."""
+        if not isinstance(data, dict):
+            raise TrainingConfigError("a training configuration is a dict of settings")
+        unknown = sorted(set(data) - {f.name for f in fields(cls)})
+        if unknown:
+            raise TrainingConfigError(f"unknown training setting {unknown[0]!r}")
+        return cls(**{key: _typed(key, value) for key, value in data.items()})
+
+
+_OPTIONAL = {"batch_size": int, "clip_grad_norm": float, "data_path": str}
+_SEQUENCES = {"hidden_layers": int, "activations": str, "features": str}
+
+
+def _typed(key: str, value):
+    """value as the type of TrainingConfig's field `key` (an int is a float too; bool is not a
+    number); TrainingConfigError if it is not one."""
+    if key in _SEQUENCES:
+        if not isinstance(value, list | tuple):
+            raise TrainingConfigError(f"training setting {key!r} must be a list")
+        return tuple(_typed_value(key, item, _SEQUENCES[key]) for item in value)
+    if key in _OPTIONAL:
+        return None if value is None else _typed_value(key, value, _OPTIONAL[key])
+    return _typed_value(key, value, type(getattr(TrainingConfig, key)))
+
+
+def _typed_value(key: str, value, kind: type):
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if kind is float and number:
+        return float(value)
+    if kind is int and number and float(value).is_integer():
+        return int(value)
+    if isinstance(value, kind) and (kind is not int or not isinstance(value, bool)):
+        return value
+    raise TrainingConfigError(f"training setting {key!r} must be {kind.__name__}, not {value!r}")
 
 
 @dataclass(frozen=True)

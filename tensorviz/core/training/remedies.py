@@ -70,6 +70,27 @@ def normalised(x: torch.Tensor) -> torch.Tensor:
     return (x - x.mean()) / x.std()
 
 
+def zero_grad_remedy(call: str) -> Remedy:
+    """Zero the gradients again; call: the line that does it."""
+    return Remedy(
+        "zero_grad",
+        "Zero the gradients each step",
+        ".grad keeps the sum of every past gradient, so each update repeats all earlier "
+        f"ones; {call} makes it this step's alone.",
+        (("forget_zero_grad", False),),
+    )
+
+
+def clip_remedy(effect: str) -> Remedy:
+    """Clip the gradient norm to 1; effect: what it rescales and why that helps."""
+    return Remedy(
+        "clip_grad_norm",
+        "Clip: clip_grad_norm_(max_norm=1)",
+        f"torch.nn.utils.clip_grad_norm_ rescales {effect}",
+        (("clip_grad_norm", 1.0),),
+    )
+
+
 def remedies_for(config: TrainingConfig, x: torch.Tensor) -> tuple[Remedy, ...]:
     """The remedies that make this diverged run finish, for its training inputs x."""
     lr = suggested_lr(config, x)
@@ -85,15 +106,7 @@ def remedies_for(config: TrainingConfig, x: torch.Tensor) -> tuple[Remedy, ...]:
         )
     ]
     if config.forget_zero_grad:
-        remedies.append(
-            Remedy(
-                "zero_grad",
-                "Zero the gradients each step",
-                ".grad keeps the sum of every past gradient, so each update repeats all earlier "
-                "ones; w.grad.zero_() (or optimizer.zero_grad()) makes it this step's alone.",
-                (("forget_zero_grad", False),),
-            )
-        )
+        remedies.append(zero_grad_remedy("w.grad.zero_() (or optimizer.zero_grad())"))
     if not config.normalise_x and x.std() > 0 and config.update_style != "adam":
         if config.lr < NORMALISED_MARGIN * stable_lr_bound(config, normalised(x)):
             remedies.append(
@@ -107,13 +120,10 @@ def remedies_for(config: TrainingConfig, x: torch.Tensor) -> tuple[Remedy, ...]:
             )
     if config.clip_grad_norm is None:
         remedies.append(
-            Remedy(
-                "clip_grad_norm",
-                "Clip: clip_grad_norm_(max_norm=1)",
-                "torch.nn.utils.clip_grad_norm_ rescales (w.grad, b.grad) so their total norm is "
-                "at most max_norm: no single step is longer than lr, so nothing overflows (with "
-                "too large an lr the parameters still circle the minimum instead of settling).",
-                (("clip_grad_norm", 1.0),),
+            clip_remedy(
+                "(w.grad, b.grad) so their total norm is at most max_norm: no single step is "
+                "longer than lr, so nothing overflows (with too large an lr the parameters still "
+                "circle the minimum instead of settling)."
             )
         )
     return tuple(remedies)
@@ -132,3 +142,28 @@ def apply_remedy(config: TrainingConfig, remedy: Remedy | str, x: torch.Tensor |
             raise ValueError(f"unknown remedy {remedy!r}")
         remedy = found[remedy]
     return config.with_changes(**dict(remedy.changes))
+
+
+def network_remedies(config: TrainingConfig) -> tuple[Remedy, ...]:
+    """The remedies for a playground network that diverged. A network's loss has no closed-form
+    curvature, so the lr offered is a tenth of the one that failed (a rounded number)."""
+    lr = round_down(config.lr / 10)
+    remedies = [
+        Remedy(
+            "lower_lr",
+            f"Lower lr to {lr:g}",
+            "Each update overshoots by more than it corrects, so the loss and the gradients grow "
+            "until float32 overflows; a ten times smaller step stays inside the valley.",
+            (("lr", lr),),
+        )
+    ]
+    if config.forget_zero_grad:
+        remedies.append(zero_grad_remedy("optimizer.zero_grad()"))
+    if config.clip_grad_norm is None:
+        remedies.append(
+            clip_remedy(
+                "all gradients together so their total norm is at most max_norm: no single "
+                "update is longer than lr allows."
+            )
+        )
+    return tuple(remedies)

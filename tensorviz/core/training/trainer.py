@@ -16,19 +16,24 @@ inf/NaN (Divergence, with remedies), and turns torch's own error into an Explain
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 import torch
 
-from tensorviz.core.explain.errors import ExplainedError, explain_error
+from tensorviz.core.explain.errors import explain_error
 from tensorviz.core.training.data import (
     TrainingConfig,
-    TrainingConfigError,
     TrainingData,
     least_squares,
     make_data,
+)
+from tensorviz.core.training.phased_loop import (  # noqa: F401 — re-exported for the areas
+    MAX_BATCHES_PER_EPOCH,
+    PHASES,
+    Divergence,
+    PhasedLoop,
+    PhaseRecord,
 )
 from tensorviz.core.training.remedies import (  # noqa: F401 — apply_remedy: re-exported
     Remedy,
@@ -36,7 +41,6 @@ from tensorviz.core.training.remedies import (  # noqa: F401 — apply_remedy: r
     remedies_for,
 )
 
-PHASES = ("forward", "loss", "backward", "update", "zero_grad")
 PHASE_CODE = {
     "forward": "y_pred = x * w + b",
     "loss": "loss = ((y_pred - y) ** 2).mean()",
@@ -44,9 +48,6 @@ PHASE_CODE = {
     "update": "with torch.no_grad():\n    w -= lr * w.grad; b -= lr * b.grad",
     "zero_grad": "w.grad.zero_(); b.grad.zero_()",
 }
-MAX_BATCHES_PER_EPOCH = (
-    100_000  # each is a Python-level step of ~0.5 ms: an epoch of about a minute
-)
 OPTIMIZER_CODE = {"update": "optimizer.step()", "zero_grad": "optimizer.zero_grad()"}
 
 
@@ -84,29 +85,7 @@ class StepRecord:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
 
-@dataclass(frozen=True)
-class PhaseRecord:
-    """The phase just run, the code it ran and the values it produced (name → number)."""
-
-    epoch: int
-    batch: int
-    phase: str
-    code: str
-    values: dict[str, float]
-
-
-@dataclass(frozen=True)
-class Divergence:
-    epoch: int
-    quantity: str  # the first of loss, w, b, w.grad, b.grad that stopped being finite
-    value: float
-    remedies: tuple[Remedy, ...] = field(default=())
-
-    def message(self) -> str:
-        return f"{self.quantity} became {self.value} at epoch {self.epoch}; training stopped"
-
-
-class Trainer:
+class Trainer(PhasedLoop):
     """Owns the data, the parameters and the optimizer; advances one phase or one epoch."""
 
     def __init__(self, config: TrainingConfig, data: TrainingData | None = None) -> None:
@@ -114,13 +93,7 @@ class Trainer:
         self.config = config
         self.device = torch.device(config.device)
         self.data = data or make_data(config)
-        if self.batches_per_epoch > MAX_BATCHES_PER_EPOCH:
-            smallest = math.ceil(self.data.n / MAX_BATCHES_PER_EPOCH)
-            raise TrainingConfigError(
-                f"{self.data.n:,} samples in batches of {config.batch_size} make "
-                f"{self.batches_per_epoch:,} updates an epoch, more than the "
-                f"{MAX_BATCHES_PER_EPOCH:,} this area runs; use a batch size of at least {smallest}"
-            )
+        self._start(self.data.n)
         self.least_squares = least_squares(self.data.x, self.data.y)
         self.x = self.data.x.to(self.device)
         self.y = self.data.y.to(self.device)
@@ -132,14 +105,7 @@ class Trainer:
         self.b = b.to(self.device).detach().requires_grad_()
         self.initial = (float(w.detach()), float(b.detach()))
         self.optimizer = self._make_optimizer()
-        self.history: list[StepRecord] = []
-        self.divergence: Divergence | None = None
-        self.error: ExplainedError | None = None
-        self.last_phase: PhaseRecord | None = None
-        self._elapsed = 0.0
-        self._generator = torch.Generator().manual_seed(config.seed)
-        self._steps = self._run()
-        self._state: dict = {}
+        self._begin_loop()
 
     def _make_optimizer(self):
         c = self.config
@@ -151,94 +117,11 @@ class Trainer:
             return torch.optim.Adam([self.w, self.b], lr=c.lr, weight_decay=c.weight_decay)
         return None
 
-    # --- public ----------------------------------------------------------------------------------
-
-    @property
-    def epoch(self) -> int:
-        """Epochs completed."""
-        return len(self.history)
-
-    @property
-    def finished(self) -> bool:
-        return self.epoch >= self.config.epochs or self.stopped
-
-    @property
-    def stopped(self) -> bool:
-        """Stopped early by divergence or by torch's error."""
-        return self.divergence is not None or self.error is not None
-
-    def step_phase(self) -> PhaseRecord | None:
-        """Run the next phase; returns what it did (None once finished)."""
-        if self.finished:
-            return None
-        phase = self._advance()
-        if phase is None:
-            return None
-        self.last_phase = self._describe(phase)
-        return self.last_phase
-
-    def step_epoch(self, should_stop: Callable[[], bool] | None = None) -> StepRecord | None:
-        """Run phases until the current epoch completes; returns its record (None if finished
-        or stopped by an error before the record).
-
-        should_stop is asked before every phase (so between mini-batches too): once it answers
-        True the epoch is left part-way, None is returned, and the next call continues it."""
-        if self.finished:
-            return None
-        target = self.epoch + 1
-        while self.epoch < target and not self.stopped:
-            if should_stop is not None and should_stop():
-                return None
-            if self._advance() is None:
-                break
-        self.last_phase = None
-        return self.history[-1] if self.epoch == target else None
-
-    @property
-    def started(self) -> bool:
-        """At least one phase has run."""
-        return bool(self._state)
-
-    @property
-    def batch_progress(self) -> tuple[int, int]:
-        """(mini-batches completed, mini-batches per epoch) of the epoch in progress."""
-        return self._state.get("done", 0), self.batches_per_epoch
-
-    @property
-    def batches_per_epoch(self) -> int:
-        size = self.config.batch_size
-        return 1 if size is None or size >= self.data.n else math.ceil(self.data.n / size)
-
-    def run(self) -> list[StepRecord]:
-        while self.step_epoch() is not None:
-            pass
-        return self.history
-
     def parameters(self) -> dict[str, torch.Tensor]:
         """Detached CPU copies of w and b (for saving with torch.save)."""
         return {"w": self.w.detach().cpu().clone(), "b": self.b.detach().cpu().clone()}
 
     # --- the loop --------------------------------------------------------------------------------
-
-    def _advance(self) -> str | None:
-        start = time.perf_counter()
-        try:
-            return next(self._steps)
-        except StopIteration:
-            return None
-        finally:
-            self._elapsed += time.perf_counter() - start
-
-    def _batches(self) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
-        size = self.config.batch_size
-        n = self.data.n
-        if size is None or size >= n:
-            yield self.x, self.y  # full batch: the very tensors of a plain script
-            return
-        order = torch.randperm(n, generator=self._generator).to(self.device)
-        for start in range(0, n, size):
-            index = order[start : start + size]
-            yield self.x[index], self.y[index]
 
     def _run(self) -> Iterator[str]:
         c, w, b, s = self.config, self.w, self.b, self._state
@@ -246,7 +129,7 @@ class Trainer:
         for epoch in range(1, c.epochs + 1):
             s.update(epoch=epoch, done=0)
             loss_sum = torch.zeros((), device=self.device)
-            for number, (x, y) in enumerate(self._batches(), start=1):
+            for number, (x, y) in enumerate(self._batches(self.x, self.y), start=1):
                 s.update(batch=number, x=x, y=y)
                 s["y_pred"] = y_pred = x * w + b
                 yield "forward"

@@ -110,8 +110,7 @@ class SessionActions(QObject):
     def _on_panel_built(self, key: str, panel) -> None:
         if key == "training" and self.pending_training is not None:
             config, self.pending_training = self.pending_training, None
-            panel.form.set_config(config)
-            panel.reset()
+            panel.set_config(config)  # the Training area shows that task and starts it afresh
 
     # --- saving ------------------------------------------------------------------------------
 
@@ -131,7 +130,7 @@ class SessionActions(QObject):
         script = self.window.built_panel("script")
         text = script.text() if script is not None else self.settings.script_text()
         training = self.window.built_panel("training")
-        config = training.form.config() if training is not None else self.pending_training
+        config = training.config() if training is not None else self.pending_training
         return SessionContents(list(context.workspace), text, config)
 
     def save_to(self, path: str) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signal, Slot
 
@@ -44,6 +45,12 @@ KEPT_STATES = ("ready", "paused", "finished", "stopped")
 log = logging.getLogger(__name__)
 
 
+def prepare_regression(config: TrainingConfig) -> tuple[Trainer, object]:
+    """The linear regression's trainer and the ExperimentInfo the panel draws first."""
+    trainer = Trainer(config)
+    return trainer, describe_experiment(trainer)
+
+
 def one_line(error: BaseException) -> str:
     """An exception as the single sentence the panel shows."""
     if isinstance(error, TrainingConfigError):
@@ -59,14 +66,20 @@ class TrainingWorker(QObject):
     progress_made = Signal(int, int, int, int)  # generation, epoch, batches done, batches/epoch
     stopped = Signal(int, object, object)  # generation, Divergence | None, ExplainedError | None
     finished = Signal(int)  # generation: every epoch has run
-    # generation, a one-line problem (bad data file, device), and the state of the previous
-    # experiment, which is kept (one of KEPT_STATES; '' when there was none). A kept experiment's
-    # whole history follows, re-sent under the new generation.
-    failed = Signal(int, str, str)
+    # generation, a one-line problem (bad data file, device), the state of the previous
+    # experiment, which is kept (one of KEPT_STATES; '' when there was none), and that
+    # experiment's info (None when there was none: the panel may never have seen it, when the
+    # reset that made it was itself overtaken). A kept experiment's whole history follows,
+    # re-sent under the new generation.
+    failed = Signal(int, str, str, object)
 
-    def __init__(self) -> None:
+    def __init__(self, prepare: Callable[[TrainingConfig], tuple] = prepare_regression) -> None:
+        """prepare(config) → (trainer, info): the trainer this worker drives (a PhasedLoop) and
+        what the panel shows of the new experiment before its first step."""
         super().__init__()
+        self._prepare = prepare
         self.trainer: Trainer | None = None
+        self.info = None  # what experiment_ready said of self.trainer
         self.generation = 0
         self._sent = 0
         self._last_send = 0.0
@@ -112,12 +125,11 @@ class TrainingWorker(QObject):
         if self._closing.is_set():
             return
         try:
-            trainer = Trainer(config)
-            info = describe_experiment(trainer)
+            trainer, info = self._prepare(config)
         except Exception as error:  # noqa: BLE001 — errors are data: one sentence, state kept
             self._keep_previous(generation, one_line(error))
             return
-        self.generation, self._sent, self.trainer = generation, 0, trainer
+        self.generation, self._sent, self.trainer, self.info = generation, 0, trainer, info
         self._in_flight, self._target = False, 0
         self.experiment_ready.emit(generation, info)
 
@@ -175,7 +187,7 @@ class TrainingWorker(QObject):
         and send its history again so the panel can show it as it was."""
         trainer = self.trainer
         if trainer is None:
-            self.failed.emit(generation, message, "")
+            self.failed.emit(generation, message, "", None)
             return
         self.generation, self._sent, self._in_flight = generation, 0, False
         if trainer.stopped:
@@ -184,7 +196,7 @@ class TrainingWorker(QObject):
             state = "finished"
         else:
             state = "paused" if trainer.started else "ready"
-        self.failed.emit(generation, message, state)
+        self.failed.emit(generation, message, state, self.info)
         self._flush(force=True)
 
     def _apply_speed(self) -> None:

@@ -19,12 +19,19 @@ from PySide6.QtWidgets import (
 
 from tensorviz.ui.training.training_worker import FULL_SPEED, SPEEDS
 
+EXPORTS = (
+    ("csv", "Loss history as CSV…"),
+    ("png", "Plots as PNG…"),
+    ("pt", "Parameters as .pt…"),
+)
+
 
 class TransportBar(QWidget):
-    export_requested = Signal(str)  # csv | png | pt
+    export_requested = Signal(str)  # one of the kinds of `exports`: csv | png | pt | …
     loss_graph_requested = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, exports=EXPORTS) -> None:
+        """exports: the Export menu's (kind, label) entries."""
         super().__init__(parent)
         self.play_button = QPushButton("▶  Play")
         self.play_button.setToolTip("Play / pause (Space)")
@@ -68,11 +75,7 @@ class TransportBar(QWidget):
         self.export_button.setText("Export")
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.export_button)
-        for kind, label in (
-            ("csv", "Loss history as CSV…"),
-            ("png", "Plots as PNG…"),
-            ("pt", "Parameters as .pt…"),
-        ):
+        for kind, label in exports:
             menu.addAction(label, lambda k=kind: self.export_requested.emit(k))
         self.export_button.setMenu(menu)
         self.speed.valueChanged.connect(self._on_speed_changed)

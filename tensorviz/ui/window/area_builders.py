@@ -37,9 +37,9 @@ def _build_layout(context: AreaContext) -> QWidget:
 
 
 def _build_training(context: AreaContext) -> QWidget:
-    from tensorviz.ui.training.training_panel import TrainingPanel
+    from tensorviz.ui.training.training_area import TrainingArea
 
-    return TrainingPanel(context.environment.devices)
+    return TrainingArea(context.environment.devices)
 
 
 def _build_files(context: AreaContext) -> QWidget:
@@ -121,16 +121,39 @@ def link_new_panel(key: str, panel: QWidget, window) -> None:
         link_backward_to_forward(window)
     elif key == "graph":
         link_backward_to_forward(window)
-    elif key == "training":  # Training's loss graph opens in the Autograd graph area
+    elif key == "training":  # Training's loss graphs open in the Autograd graph area
+
+        def open_graph(name: str) -> None:
+            window.panel("graph").show_tensor(name)
+            window.show_area("graph")
 
         def open_loss_graph(tensors: dict) -> None:
             from tensorviz.core.training.trainer import add_loss_graph_to_workspace
 
-            name = add_loss_graph_to_workspace(workspace, tensors)
-            window.panel("graph").show_tensor(name)
-            window.show_area("graph")
+            open_graph(add_loss_graph_to_workspace(workspace, tensors))
+
+        def open_network_graph(tensors: dict, loss_name: str) -> None:
+            from tensorviz.core.training.playground_graph import add_network_graph_to_workspace
+
+            open_graph(add_network_graph_to_workspace(workspace, tensors, loss_name))
 
         panel.loss_graph_built.connect(open_loss_graph)
+        panel.network_graph_built.connect(open_network_graph)
+
+        def open_network_architecture(model, example) -> None:
+            """The playground's network (a rebuilt copy, never the one training) module by
+            module in the Architecture area."""
+            from tensorviz.core.forward.presets import ForwardSubject
+
+            architecture = window.panel("architecture")
+            key = "training:network"
+            text = f"Training: the playground's network on its {len(example)} samples"
+            architecture.add_subject(key, text, lambda: ForwardSubject(model, (example,), "net(x)"))
+            architecture.show_subject(key)
+            window.show_area("architecture")
+
+        panel.architecture_requested.connect(open_network_architecture)
+        panel.set_architecture_available(True)
 
 
 def link_script_panel(panel, window, show_in_layout: Callable[[str], None]) -> None:

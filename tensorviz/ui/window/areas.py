@@ -91,9 +91,10 @@ AREAS: tuple[AreaSpec, ...] = (
         "training",
         "Training",
         "training.svg",
-        "Gradient descent on the reference linear regression, live, on the device you choose.",
+        "Gradient descent on the reference linear regression, and on networks you shape, live.",
         (
             "Loss curve, fitted line, loss surface with the parameter path",
+            "A playground of tasks and real nn.Sequential networks: boundary, neurons, the code",
             "Autograd's w.grad and b.grad next to the hand-derived gradients",
             "Pitfalls to switch on: forgotten zero_grad, learning rate too large, and more",
         ),

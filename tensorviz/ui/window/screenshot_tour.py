@@ -107,7 +107,7 @@ def _wait_for(condition, timeout_ms: int = 30_000) -> None:
 
 def _stage_training(window: MainWindow, app: QApplication, out_dir: Path) -> list[Path]:
     """The reference experiment paused mid-training, one phase stepped into the next epoch."""
-    panel = window.panel("training")
+    panel = window.panel("training").regression
     window.show_area("training")
     _wait_for(lambda: panel.state == "ready")
     panel.bar.speed.setValue(4)  # 100 epochs / s
@@ -123,6 +123,41 @@ def _stage_training(window: MainWindow, app: QApplication, out_dir: Path) -> lis
     path = out_dir / "training.png"
     window.grab().save(str(path))
     return [path]
+
+
+def _stage_playground(window: MainWindow, app: QApplication, out_dir: Path) -> list[Path]:
+    """Circles learned by a 2-8-8-1 tanh network, paused in the backward phase; then eight
+    sigmoid layers on the spirals, whose gradients vanish."""
+    area = window.panel("training")
+    window.show_area("training")
+    area.show_task("circles")
+    panel = area.playground
+    _wait_for(lambda: panel.state == "ready" and panel.frame is not None)
+    panel.play()
+    _wait_for(lambda: bool(panel.history) and panel.history[-1].epoch >= 60, 120_000)
+    panel.pause()
+    _wait_for(lambda: panel.history[-1].epoch == panel.worker.trainer.epoch)
+    for phase in ("forward", "loss", "backward"):
+        panel.step_phase()
+        _wait_for(lambda p=phase: panel.phase_view.current == p)
+    _wait_for(lambda: panel.frame is not None and panel.frame.epoch == panel.history[-1].epoch)
+    app.processEvents()
+    written = [out_dir / "training_playground.png", out_dir / "training_vanishing.png"]
+    window.grab().save(str(written[0]))
+    area.show_task("spirals")
+    config = panel.form.config().with_changes(
+        hidden_layers=(8,) * 8, activations=("sigmoid",) * 8, epochs=40
+    )
+    area.set_config(config)
+    _wait_for(lambda: panel.state == "ready")
+    panel.play()
+    _wait_for(lambda: panel.state == "finished", 120_000)
+    _wait_for(lambda: panel.frame is not None and panel.frame.epoch == 40)
+    panel.tabs.setCurrentWidget(panel.script_view)
+    app.processEvents()
+    window.grab().save(str(written[1]))
+    area.show_task("linear")
+    return written
 
 
 def _stage_graph(window: MainWindow, app: QApplication, out_dir: Path) -> list[Path]:
@@ -251,6 +286,7 @@ def take_screenshots(out_dir: Path) -> list[Path]:
         written += _stage_explain(window, app, out_dir)
         written += _stage_layout(window, app, out_dir)
         written += _stage_training(window, app, out_dir)
+        written += _stage_playground(window, app, out_dir)
         written += _stage_files(window, app, out_dir)
         from tensorviz.ui.diff.compare_staging import stage_compare
 

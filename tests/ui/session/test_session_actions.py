@@ -31,7 +31,7 @@ def fill(window):
 def test_save_then_open_brings_back_tensors_script_and_training(qtbot, window, tmp_path):
     workspace = fill(window)
     window.panel("script").set_text("y = torch.ones(3)\n")
-    window.panel("training").form.set_config(TrainingConfig(lr=0.05, epochs=42))
+    window.panel("training").set_config(TrainingConfig(lr=0.05, epochs=42))
     path = str(tmp_path / "lesson.tvsession")
     with qtbot.waitSignal(window.sessions.session_saved, timeout=30_000):
         window.sessions.save_to(path)
@@ -46,7 +46,7 @@ def test_save_then_open_brings_back_tensors_script_and_training(qtbot, window, t
     assert grid.untyped_storage().data_ptr() == base.untyped_storage().data_ptr()
     assert workspace.parents("grid") == ["base"]
     assert window.panel("script").text() == "y = torch.ones(3)\n"
-    assert window.panel("training").form.config().lr == 0.05
+    assert window.panel("training").config().lr == 0.05
     workspace.undo()  # one step takes the whole session back
     assert "grid" not in workspace and "base" in workspace
 

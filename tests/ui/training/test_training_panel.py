@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 
 from tensorviz.core.training.data import TrainingConfig
 from tensorviz.core.training.trainer import PHASES, Trainer
+from tensorviz.ui.training.training_area import TrainingArea
 from tensorviz.ui.training.training_panel import TrainingPanel
 from tensorviz.ui.training.training_worker import FULL_SPEED
 
@@ -145,16 +146,24 @@ def test_shutdown_mid_run_joins_the_worker(qtbot):
 
 
 def test_training_area_is_built_in_the_main_window_and_closes_mid_run(qtbot, window):
-    panel = window.panel("training")
-    assert isinstance(panel, TrainingPanel)
+    area = window.panel("training")
+    panel = area.regression
+    assert isinstance(area, TrainingArea) and isinstance(panel, TrainingPanel)
     window.show_area("training")
     qtbot.waitUntil(lambda: panel.state == "ready", timeout=TIMEOUT)
     panel.form.epochs.setValue(1_000_000)
     qtbot.waitUntil(lambda: panel.state == "ready", timeout=TIMEOUT)
     panel.play()
     qtbot.waitUntil(lambda: len(panel.history) > 0, timeout=TIMEOUT)
+    area.show_task("circles")  # the playground runs too
+    playground = area.playground
+    qtbot.waitUntil(lambda: playground.state == "ready", timeout=TIMEOUT)
+    playground.form.epochs.setValue(1_000_000)
+    qtbot.waitUntil(lambda: playground.state == "ready", timeout=TIMEOUT)
+    playground.play()
+    qtbot.waitUntil(lambda: len(playground.history) > 0, timeout=TIMEOUT)
     window.close()
-    assert not panel.thread.is_running()
+    assert not panel.thread.is_running() and not playground.thread.is_running()
 
 
 def test_the_tutorial_table_fills_in_as_training_runs(qtbot, panel):

@@ -129,7 +129,7 @@ def _fits(label) -> bool:
 
 @pytest.mark.parametrize("size", [(793, 581), (1280, 800)])  # the app's minimum, a usual size
 def test_the_area_is_readable_at_the_minimum_and_a_usual_size(qtbot, window, size):
-    panel = window.panel("training")
+    panel = window.panel("training").regression
     window.show_area("training")
     qtbot.waitUntil(lambda: panel.state == "ready", timeout=TIMEOUT)
     panel.form.forget_zero_grad.setChecked(True)

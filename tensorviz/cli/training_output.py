@@ -1,0 +1,44 @@
+"""What `tensorviz train` does with a trainer, for the linear regression and the playground
+networks alike: run it, print the report the flags ask for (--json, --csv FILE or text), and
+say on stderr why it stopped early (exit 1)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from tensorviz.cli.arguments import CliInputError, print_json
+
+
+def run_and_report(
+    args: argparse.Namespace,
+    trainer,
+    json_report: Callable[[object], dict],
+    write_csv: Callable[[str, list], None],
+    print_text: Callable[[object], None],
+) -> int:
+    history = trainer.run()
+    if args.json:
+        print_json(json_report(trainer))
+    elif args.csv:
+        try:
+            write_csv(args.csv, history)
+        except OSError as error:
+            raise CliInputError(f"cannot write {args.csv}: {error.strerror or error}") from None
+        print(f"wrote {len(history)} epochs to {args.csv}")
+    else:
+        print_text(trainer)
+    return report_stop(trainer)
+
+
+def report_stop(trainer) -> int:
+    """1 (with one line on stderr) if training diverged or torch refused a step, else 0."""
+    if trainer.divergence is not None:
+        remedies = "; ".join(r.label for r in trainer.divergence.remedies)
+        print(f"tensorviz train: {trainer.divergence.message()} — try: {remedies}", file=sys.stderr)
+        return 1
+    if trainer.error is not None:
+        print(f"tensorviz train: {trainer.error.torch_message}", file=sys.stderr)
+        return 1
+    return 0
