@@ -203,7 +203,7 @@ def first_tensor(manifest, name="x_t"):
         (lambda m: m["storages"][0].update(shard="../../etc/passwd"), "not a storage shard"),
         (lambda m: first_tensor(m, "source").update(requires_grad="yes"), "not bool"),
         (lambda m: m["training"].update(lr=-1), "Training configuration is invalid"),
-        (lambda m: m["training"].update(run="os.system('x')"), "unknown settings"),
+        (lambda m: m["training"].update(run="os.system('x')"), "unknown training setting 'run'"),
         (lambda m: m.update(tensors={"x": 1}), "not list"),
     ],
 )
