@@ -172,7 +172,7 @@ def explain_view_shape(match, op, tensors, params) -> ErrorParts:
         )
     why = why.format(numel=numel, known=known, shape=shown)
     pairs = [f"{a}×{numel // a}" for a in range(1, math.isqrt(numel) + 1) if numel % a == 0]
-    hint = ", ".join(pairs[:8]) if numel else _("any sizes with a 0")
+    hint = listing(pairs[:8]) if numel else _("any sizes with a 0")
     fix = _("choose sizes whose product is {numel} (e.g. {examples}), or one -1 for torch to infer")
     return "view_shape_invalid", title, why, fix.format(numel=numel, examples=hint)
 
@@ -195,7 +195,7 @@ def explain_broadcast(match, op, tensors, params) -> ErrorParts:
             a=format_shape(padded[0]), b=format_shape(padded[1])
         )
         if len(failing) > 1:
-            failing_dims = _("Dims {dims} all fail.").format(dims=", ".join(map(str, failing)))
+            failing_dims = _("Dims {dims} all fail.").format(dims=listing(map(str, failing)))
     at_dim = _("At dim {dim} the sizes are {a} and {b}: neither is 1 to stretch.").format(
         dim=dim, a=size_a, b=size_b
     )

@@ -5,6 +5,7 @@ import re
 import warnings
 from contextlib import contextmanager
 
+import pytest
 import torch
 from claim_checks import Case, explained_by, fix_gives, fix_runs, said, say, sizes_of, trigger
 from torch.nn import functional
@@ -87,6 +88,20 @@ def incompatible_broadcast():
     case.sizes.add(tuple(padded))
     use_at = said("for a matrix product use @", "矩阵乘法请用 @")
     assert use_at in case.explained.fix  # * was used, so @ is news
+    return case
+
+
+@trigger("broadcast")
+def broadcast_failing_in_every_dim():
+    a, b = torch.randn(2, 3), torch.randn(3, 2)
+    case = explained_by(lambda: a + b, "add", [a, b])
+    for dim in (0, 1):  # "Dims 0, 1 all fail": each pair of sizes alone is refused by torch
+        sizes = [[1, 1], [1, 1]]
+        sizes[0][dim], sizes[1][dim] = a.shape[dim], b.shape[dim]
+        with pytest.raises(RuntimeError):
+            torch.broadcast_shapes(*sizes)
+    assert said("Dims 0, 1 all fail.", "第 0、1 维都不匹配。") in case.explained.explanation
+    assert "mul" not in case.explained.fix and "@" not in case.explained.fix  # + was used
     return case
 
 
