@@ -95,9 +95,22 @@ def both(items) -> str:
     """a and b; a, b and c (a、b 和 c)."""
     items = list(items)
     last = pgettext("between the last two items of a list", " and ")
-    return last.join(items) if len(items) < 3 else listing(items[:-1]) + last + items[-1]
+    if len(items) < 3:
+        return _joined(last, items)
+    return _joined(last, [listing(items[:-1]), items[-1]])
 
 
 def either(items) -> str:
     """a or b (a 或 b)."""
-    return pgettext("between alternatives", " or ").join(items)
+    return _joined(pgettext("between alternatives", " or "), items)
+
+
+def _joined(word: str, items) -> str:
+    """items joined by a spaced word (" 或 "), without the space after full-width punctuation
+    ("a（得到 [3]）或 b")."""
+    text = ""
+    for item in items:
+        if text:
+            text += word.lstrip() if text.endswith(_FULL_WIDTH_ENDINGS) else word
+        text += item
+    return text

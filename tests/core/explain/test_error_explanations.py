@@ -175,3 +175,13 @@ def test_explanations_are_written_in_the_language_in_force_when_the_error_happen
     english = explain_error(RuntimeError("index 5 is out of bounds for dimension 0 with size 3"))
     assert chinese.title == "索引越界" and english.title == "Index is out of bounds"
     assert "0..2" in chinese.explanation and "0..2" in english.explanation
+
+
+def test_chinese_alternatives_are_joined_without_a_space_after_full_width_brackets():
+    a = b = torch.ones(2, 3)
+    with speaking("zh_CN"):
+        explained, _error = explain(lambda: a @ b, "matmul", [a, b])
+    assert (a.T @ b).shape == (3, 3) and (a @ b.T).shape == (2, 2)  # the two transposes offered
+    assert "a.T @ b（得到 [3, 3]）或 a @ b.T（得到 [2, 2]）" in explained.fix
+    english, _error = explain(lambda: a @ b, "matmul", [a, b])
+    assert "a.T @ b (gives [3, 3]) or a @ b.T (gives [2, 2])" in english.fix
