@@ -12,11 +12,15 @@ import torch
 from tensorviz.core.explain.rules import (
     ErrorParts,
     Rule,
+    both,
     first_name,
     format_shape,
+    listing,
     rule_into,
+    sentences,
     short_dtype,
 )
+from tensorviz.core.translation import _
 
 DTYPE_RULES: list[Rule] = []  # in definition order: the first match wins
 _rule = rule_into(DTYPE_RULES)
@@ -78,7 +82,9 @@ def _dtype_pair(message: str, tensors: Sequence[torch.Tensor]):
 def _conversion(dtype: torch.dtype) -> str:
     methods = {torch.float32: ".float()", torch.float64: ".double()", torch.int64: ".long()"}
     general = f".to({dtype})"
-    return f"{methods[dtype]} or {general}" if dtype in methods else general
+    if dtype not in methods:
+        return general
+    return _("{method} or {general}").format(method=methods[dtype], general=general)
 
 
 @_rule(
@@ -92,19 +98,34 @@ def explain_float_required(match, op, tensors, params) -> ErrorParts:
     reduction = {"linalg.vector_norm": "norm"}.get(match["op"], match["op"])
     named = dtype_named(match.groupdict().get("dtype"))
     dtype = tensors[0].dtype if tensors else named
-    what = f"This tensor is {short_dtype(dtype)}" if dtype is not None else "This tensor is not"
-    shape = f" (shape {format_shape(tensors[0].shape)})" if tensors else ""
-    why = (
-        f"{reduction}() averages or measures spread, and the answer is rarely a whole number "
-        f"(the mean of 1 and 2 is 1.5), so torch computes it only for floating-point and complex "
-        f"tensors instead of guessing a result dtype. {what}{shape}: integers — what Python ints, "
-        "arange and class labels give."
-    )
+    why = _(
+        "{reduction}() averages or measures spread, and the answer is rarely a whole number (the "
+        "mean of 1 and 2 is 1.5), so torch computes it only for floating-point and complex "
+        "tensors instead of guessing a result dtype."
+    ).format(reduction=reduction)
+    if tensors:
+        this = _(
+            "This tensor is {dtype} (shape {shape}): integers — what Python ints, arange and "
+            "class labels give."
+        ).format(dtype=short_dtype(dtype), shape=format_shape(tensors[0].shape))
+    elif dtype is not None:
+        this = _(
+            "This tensor is {dtype}: integers — what Python ints, arange and class labels give."
+        ).format(dtype=short_dtype(dtype))
+    else:
+        this = _("This tensor holds integers — what Python ints, arange and class labels give.")
     name = first_name(params)
-    fix = f"convert first: {name}.float().{reduction}()"
     if reduction == "mean":
-        fix += f", or let mean convert as it reads: {name}.mean(dtype=torch.float32)"
-    return "float_required", f"{reduction}() needs a floating-point tensor", why, fix
+        fix = _(
+            "convert first: {name}.float().mean(), or let mean convert as it reads: "
+            "{name}.mean(dtype=torch.float32)"
+        ).format(name=name)
+    else:
+        fix = _("convert first: {name}.float().{reduction}()").format(
+            name=name, reduction=reduction
+        )
+    title = _("{reduction}() needs a floating-point tensor").format(reduction=reduction)
+    return "float_required", title, sentences(why, this), fix
 
 
 @_rule(r"dtype|scalar type|datatype|can't be cast to the desired output|Input type \(")
@@ -112,40 +133,54 @@ def explain_dtype(match, op, tensors, params) -> ErrorParts | None:
     if re.search(r"invalid combination of arguments|argument '\w+' \(?.*must be", match.string):
         return None  # a wrong call signature (e.g. dtype="float"), not two clashing dtypes
     expected, found, involved = _dtype_pair(match.string, tensors)
-    title = "The tensors have different dtypes"
+    title = _("The tensors have different dtypes")
     if expected is not None and found is not None:
-        why = f"torch expected {short_dtype(expected)} here but found {short_dtype(found)}."
+        why = _("torch expected {expected} here but found {found}.").format(
+            expected=short_dtype(expected), found=short_dtype(found)
+        )
         target = expected
     elif len(involved) >= 2:
-        why = f"This operation mixes {' and '.join(short_dtype(d) for d in involved)}."
+        why = _("This operation mixes {dtypes}.").format(
+            dtypes=both(short_dtype(d) for d in involved)
+        )
         floating = [d for d in involved if d.is_floating_point]
         target = floating[0] if floating else involved[0]
     else:
-        title = "This operation does not accept this dtype"
-        why, target = "The operands' dtypes do not fit this operation.", None
+        title = _("This operation does not accept this dtype")
+        why, target = _("The operands' dtypes do not fit this operation."), None
+    inputs = ""
     if tensors:
-        why += (
-            " Inputs: "
-            + ", ".join(f"{format_shape(t.shape)} {short_dtype(t.dtype)}" for t in tensors[:4])
-            + "."
-        )
-    why += " Most ops do not convert for you; both sides must agree (or be what the op requires)."
+        described = (f"{format_shape(t.shape)} {short_dtype(t.dtype)}" for t in tensors[:4])
+        inputs = _("Inputs: {inputs}.").format(inputs=listing(described))
+    agree = _(
+        "Most ops do not convert for you; both sides must agree (or be what the op requires)."
+    )
+    long_ints = ""
     if torch.int64 in involved:
-        why += (
-            " int64 (Long) is what Python ints give (torch.tensor([1, 2])) and what class "
-            "labels and indices are."
+        long_ints = _(
+            "int64 (Long) is what Python ints give (torch.tensor([1, 2])) and what class labels "
+            "and indices are."
         )
+    why = sentences(why, inputs, agree, long_ints)
     if target is None:
-        return "dtype_mismatch", title, why, "convert with .to(dtype) to what the op requires"
+        return "dtype_mismatch", title, why, _("convert with .to(dtype) to what the op requires")
     if target == torch.int64 and not (expected is None or expected.is_floating_point):
-        fix = f"indices and class labels must be integers: convert them with {_conversion(target)}"
+        fix = _("indices and class labels must be integers: convert them with {conversion}")
+        fix = fix.format(conversion=_conversion(target))
+    elif match.string.find("desired output type") >= 0:
+        fix = _(
+            "the in-place target is {found}: use the out-of-place form (x = x + y) or make x "
+            "{expected} first with {conversion}"
+        ).format(
+            found=short_dtype(found),
+            expected=short_dtype(expected),
+            conversion=_conversion(expected),
+        )
     else:
-        source = next((short_dtype(d) for d in involved if d != target), "other")
-        fix = f"convert the {source} tensor to {short_dtype(target)}: {_conversion(target)}"
-        if match.string.find("desired output type") >= 0:
-            fix = (
-                f"the in-place target is {short_dtype(found)}: use the out-of-place form "
-                f"(x = x + y) or make x {short_dtype(expected)} first with "
-                f"{_conversion(expected)}"
-            )
+        source = next((short_dtype(d) for d in involved if d != target), None)
+        if source is None:
+            fix = _("convert the other tensor to {target}: {conversion}")
+        else:
+            fix = _("convert the {source} tensor to {target}: {conversion}")
+        fix = fix.format(source=source, target=short_dtype(target), conversion=_conversion(target))
     return "dtype_mismatch", title, why, fix

@@ -5,6 +5,9 @@ from torch's own message (kept verbatim) plus the tensors the user passed in. Cl
 matches torch's real message text; the tensors supply the actual sizes, strides, dtypes and
 devices. Explaining must never fail, so any problem falls back to kind "unknown".
 
+Every text is written in the language in force when the error is explained (gettext, catalogue
+tensorviz-explain); torch's message stays as torch wrote it.
+
 The rules live in one module per family (devices, autograd, shapes, matrix products, usage,
 dtypes); RULES holds them in the order they are tried, and every ExplainedError names the rule
 that wrote it, so tests can hold each rule to a real trigger.
@@ -25,6 +28,11 @@ from tensorviz.core.explain.matmul_errors import MATMUL_RULES
 from tensorviz.core.explain.rules import ErrorParts, Rule
 from tensorviz.core.explain.shape_errors import SHAPE_RULES
 from tensorviz.core.explain.usage_errors import USAGE_RULES
+from tensorviz.core.translation import _
+
+
+def N_(message: str) -> str:  # noqa: N802 — gettext's name for "extract now, translate at use"
+    return message
 
 
 @dataclass(frozen=True)
@@ -38,14 +46,19 @@ class ExplainedError:
 
     def text(self) -> str:
         """Everything as plain text, for the CLI and the clipboard (no "torch says" for the
-        app's own findings, which have no torch message)."""
-        said = f"torch says: {self.torch_message}\n\n" if self.torch_message else ""
-        return f"{self.title}\n\n{said}Why: {self.explanation}\n\nFix: {self.fix}"
+        app's own findings, which have no torch message), headed in the language in force."""
+        parts = {"title": self.title, "explanation": self.explanation, "fix": self.fix}
+        if not self.torch_message:
+            return _("{title}\n\nWhy: {explanation}\n\nFix: {fix}").format(**parts)
+        return _("{title}\n\ntorch says: {message}\n\nWhy: {explanation}\n\nFix: {fix}").format(
+            message=self.torch_message, **parts
+        )
 
 
-UNKNOWN_TITLE = "torch refused this operation"
-UNKNOWN_EXPLANATION = "torch refused this operation; its message above says why."
-UNKNOWN_FIX = (
+# In English here; explain_error gives them in the language in force (_(UNKNOWN_TITLE) ...).
+UNKNOWN_TITLE = N_("torch refused this operation")
+UNKNOWN_EXPLANATION = N_("torch refused this operation; its message above says why.")
+UNKNOWN_FIX = N_(
     "Read the argument torch names in its message and compare the shapes, dtypes and devices "
     "of the inputs; simplify the expression step by step until the failing part is isolated."
 )
@@ -96,7 +109,9 @@ def explain_error(
                     return _build(message, parts, rule.id)
     except Exception:  # noqa: BLE001 — explaining is best effort; torch's message always survives
         pass
-    return ExplainedError("unknown", UNKNOWN_TITLE, message, UNKNOWN_EXPLANATION, UNKNOWN_FIX)
+    return ExplainedError(
+        "unknown", _(UNKNOWN_TITLE), message, _(UNKNOWN_EXPLANATION), _(UNKNOWN_FIX)
+    )
 
 
 def _build(message: str, parts: ErrorParts, rule: str) -> ExplainedError:

@@ -1,6 +1,12 @@
 """The rule book of explanations: each rule has an id, the torch messages it answers (regular
 expressions on torch's own text) and the explainer that writes the explanation.
 
+Every text is written for translation (tensorviz.core.translation): one `_()` template per
+sentence, filled with `.format()` after translating, so a translator can put the sizes, code and
+dtypes where the sentence needs them; torch's own message, code, shapes and dtypes stay verbatim.
+Sentences and list items are joined with the helpers below, which follow the language's
+punctuation (no space after a Chinese full stop, 、 between Chinese list items).
+
 An explainer gets the regex match on torch's message plus what the caller knows (op name, input
 tensors, op parameters) and returns ``(kind, title, explanation, fix)``, or None when it cannot
 say anything better than the rules after it. The id is the explainer's name without
@@ -15,6 +21,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import torch
+
+from tensorviz.core.translation import pgettext
 
 ErrorParts = tuple[str, str, str, str]
 Explainer = Callable[
@@ -57,3 +65,52 @@ def first_name(params: Mapping[str, object], default: str = "x") -> str:
     """The workspace (or script) name of the first input, for a fix written in its words."""
     names = params.get("input_names") or ()
     return str(names[0]) if names else default
+
+
+# A sentence that ends in full-width punctuation (Chinese) is followed by no space.
+_FULL_WIDTH_ENDINGS = ("。", "；", "：", "！", "？", "）", "」")
+
+
+def sentences(*parts: str) -> str:
+    """Sentences (each one whole, translated on its own) in reading order; empty ones skipped."""
+    text = ""
+    for part in filter(None, parts):
+        if text and not text.endswith(_FULL_WIDTH_ENDINGS):
+            text += " "
+        text += part
+    return text
+
+
+def listing(items) -> str:
+    """[2, 3], [4]: items of a list (、 in Chinese)."""
+    return pgettext("between the items of a list", ", ").join(items)
+
+
+def clauses(items) -> str:
+    """Clauses of one sentence, each complete in itself (； in Chinese)."""
+    return pgettext("between the clauses of a sentence", "; ").join(items)
+
+
+def both(items) -> str:
+    """a and b; a, b and c (a、b 和 c)."""
+    items = list(items)
+    last = pgettext("between the last two items of a list", " and ")
+    if len(items) < 3:
+        return _joined(last, items)
+    return _joined(last, [listing(items[:-1]), items[-1]])
+
+
+def either(items) -> str:
+    """a or b (a 或 b)."""
+    return _joined(pgettext("between alternatives", " or "), items)
+
+
+def _joined(word: str, items) -> str:
+    """items joined by a spaced word (" 或 "), without the space after full-width punctuation
+    ("a（得到 [3]）或 b")."""
+    text = ""
+    for item in items:
+        if text:
+            text += word.lstrip() if text.endswith(_FULL_WIDTH_ENDINGS) else word
+        text += item
+    return text

@@ -8,18 +8,26 @@ dtype it names is a real one of the tensors involved).
 
 Triggers are keyed by rule id (tensorviz.core.explain.errors.RULES) or, for explanations the
 app writes itself (ExplainedError built outside the rule book), by their kind.
+
+Every trigger runs in English and in Chinese (the explanation is written in the language in
+force when the error happens): a claim a trigger reads in the words of the text is written in
+both languages with `said(english, chinese)`; sizes, dtypes and code are found in either.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import pytest
 import torch
 
+from tensorviz.core import translation
 from tensorviz.core.explain.errors import ExplainedError, explain_error
+
+LANGUAGES = (translation.ENGLISH, translation.CHINESE)
 
 
 @dataclass
@@ -61,6 +69,25 @@ def trigger(rule_id: str, needs_cuda: bool = False):
 def elsewhere(kind: str):
     """Register a claim check for an explanation the app writes itself, by its kind."""
     return _register(ELSEWHERE_TRIGGERS, kind, False)
+
+
+@contextmanager
+def speaking(language: str):
+    """Explanations are written in `language` meanwhile (English again afterwards)."""
+    translation.set_language(language)
+    try:
+        yield
+    finally:
+        translation.set_language(translation.ENGLISH)
+
+
+def in_english() -> bool:
+    return translation.current_language() == translation.ENGLISH
+
+
+def said(english: str, chinese: str) -> str:
+    """The words a claim is made in, in the language the explanation was written in."""
+    return english if in_english() else chinese
 
 
 def raised(action) -> BaseException:
@@ -116,19 +143,28 @@ def fix_runs(case: Case, code: str, scope: dict | None = None):
     return eval(compiled, namespace)  # noqa: S307 — the fix under test
 
 
+# `code gives [..]`, `code (gives [..])`; `code 得到 [..]`, `code（得到 [..]）`
+GIVES = r"\s?[(（]?(?:gives|得到) (\[[-\d, ]*\])"
+
+
 def fix_gives(case: Case, code: str, scope: dict | None = None) -> torch.Tensor:
     """The fix says `code gives [..]` (or `code (gives [..])`): run it and compare the shape."""
-    said = re.search(re.escape(code) + r" \(?gives (\[[-\d, ]*\])", case.explained.fix)
-    assert said, (code, case.explained.fix)
+    gives = re.search(re.escape(code) + GIVES, case.explained.fix)
+    assert gives, (code, case.explained.fix)
     result = fix_runs(case, code, scope)
-    assert str(list(result.shape)) == said[1]
+    assert str(list(result.shape)) == gives[1]
     return result
 
 
 # A size list as the explanations print it ([2, 3], []); not code such as x[0], stride[1] or
-# torch.tensor([1, 2]).
-SIZE_LIST = re.compile(r"(?<![\w\])(])\[(-?\d+(?:, -?\d+)*)?\]")
-DTYPE_NAME = re.compile(r"\b(?:float|int|uint|complex)(?:8|16|32|64|128)\b|\bbfloat16\b|\bbool\b")
+# torch.tensor([1, 2]). ASCII: a Chinese character or full-width bracket next to a size list
+# must not hide it (in Unicode, 为 is a word character and 为[2] no word boundary).
+SIZE_LIST = re.compile(r"(?<![\w\])(])\[(-?\d+(?:, -?\d+)*)?\]", re.ASCII)
+DTYPE_NAME = re.compile(
+    r"\b(?:float|int|uint|complex)(?:8|16|32|64|128)\b|\bbfloat16\b|\bbool\b", re.ASCII
+)
+CJK = re.compile(r"[\u4e00-\u9fff]")
+PLAIN_WORD = re.compile(r"[A-Za-z]+[,.;:!?]?")
 
 
 def named_sizes(text: str) -> set[tuple[int, ...]]:
@@ -141,3 +177,23 @@ def named_dtypes(text: str) -> set[str]:
 
 def short(dtype: torch.dtype) -> str:
     return str(dtype).removeprefix("torch.")
+
+
+def english_left(text: str) -> list[str]:
+    """Runs of three or more plain English words (not code, names or numbers) in `text`."""
+    runs, run = [], []
+    for token in [*text.split(), ""]:
+        if PLAIN_WORD.fullmatch(token):
+            run.append(token)
+            continue
+        if len(run) >= 3:
+            runs.append(" ".join(run))
+        run = []
+    return runs
+
+
+def reads_in_chinese(explained: ExplainedError) -> None:
+    """Title, explanation and fix are written in Chinese (code and torch's names may stay)."""
+    for part in (explained.title, explained.explanation, explained.fix):
+        assert CJK.search(part), f"no Chinese in {part!r}"
+        assert not english_left(part), f"English left in {part!r}: {english_left(part)}"

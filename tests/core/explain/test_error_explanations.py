@@ -1,9 +1,10 @@
-"""The explainer itself: torch's CUDA wording (no GPU here), the fallback, the text form, and
-that explaining never raises whatever it is given. Each rule's claims are checked against real
-torch in test_every_explanation_is_true.py."""
+"""The explainer itself: torch's CUDA wording (no GPU here), the fallback, the text form in
+English and Chinese, and that explaining never raises whatever it is given, in either language.
+Each rule's claims are checked against real torch in test_every_explanation_is_true.py."""
 
 import pytest
 import torch
+from claim_checks import LANGUAGES, reads_in_chinese, speaking
 from error_triggers import explain
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -134,13 +135,53 @@ def test_explain_error_never_raises_and_keeps_torch_message(
     error_type, message, op, inputs, params
 ):
     error = error_type(message)
-    explained = explain_error(error, op, inputs, params)
-    assert explained.torch_message == str(error)
-    assert explained.kind and explained.title and explained.explanation and explained.fix
-    out_of_memory = explain_error(torch.OutOfMemoryError(message), op, inputs, params)
-    assert out_of_memory.kind == "out_of_memory"
+    kinds = set()
+    for language in LANGUAGES:  # a translation that breaks a template would fall back to unknown
+        with speaking(language):
+            explained = explain_error(error, op, inputs, params)
+            out_of_memory = explain_error(torch.OutOfMemoryError(message), op, inputs, params)
+        assert explained.torch_message == str(error)
+        assert explained.kind and explained.title and explained.explanation and explained.fix
+        assert out_of_memory.kind == "out_of_memory"
+        kinds.add((explained.kind, explained.rule))
+    assert len(kinds) == 1  # the same rule answers in both languages
 
 
 def test_text_of_the_apps_own_finding_has_no_torch_part():
     own = ExplainedError("diverged", "The loss diverged", "", "lr too large", "lower lr")
     assert "torch says" not in own.text() and "lr too large" in own.text()
+
+
+def test_chinese_learner_reads_chinese_around_torchs_own_message():
+    x = torch.arange(24).reshape(2, 3, 4).transpose(0, 1)
+    with speaking("zh_CN"):
+        explained, error = explain(lambda: x.view(6, 4), "view", [x], {"shape": (6, 4)})
+        text = explained.text()
+    assert explained.torch_message == str(error)  # torch's English, verbatim
+    reads_in_chinese(explained)
+    assert "步幅" in explained.explanation and "连续 (contiguous)" in explained.explanation
+    assert "x.reshape(6, 4)" in explained.fix  # code stays code
+    assert f"torch 的报错：{error}" in text and "原因：" in text and "修正方法：" in text
+    with speaking("zh_CN"):
+        own = ExplainedError("diverged", "损失发散了", "", "学习率太大", "调低学习率").text()
+    assert "torch" not in own and "原因：学习率太大" in own
+
+
+def test_explanations_are_written_in_the_language_in_force_when_the_error_happens():
+    with speaking("zh_CN"):
+        chinese = explain_error(
+            RuntimeError("index 5 is out of bounds for dimension 0 with size 3")
+        )
+    english = explain_error(RuntimeError("index 5 is out of bounds for dimension 0 with size 3"))
+    assert chinese.title == "索引越界" and english.title == "Index is out of bounds"
+    assert "0..2" in chinese.explanation and "0..2" in english.explanation
+
+
+def test_chinese_alternatives_are_joined_without_a_space_after_full_width_brackets():
+    a = b = torch.ones(2, 3)
+    with speaking("zh_CN"):
+        explained, _error = explain(lambda: a @ b, "matmul", [a, b])
+    assert (a.T @ b).shape == (3, 3) and (a @ b.T).shape == (2, 2)  # the two transposes offered
+    assert "a.T @ b（得到 [3, 3]）或 a @ b.T（得到 [2, 2]）" in explained.fix
+    english, _error = explain(lambda: a @ b, "matmul", [a, b])
+    assert "a.T @ b (gives [3, 3]) or a @ b.T (gives [2, 2])" in english.fix

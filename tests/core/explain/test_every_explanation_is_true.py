@@ -4,6 +4,9 @@ Each rule of the rule book (tensorviz.core.explain.errors.RULES) and each explan
 writes itself (an ExplainedError built anywhere in tensorviz) has at least one registered
 trigger (claim_checks): real failing code whose explanation's claims are checked against torch.
 A rule, a pattern of a rule, or a kind of explanation without a trigger fails this test.
+
+Every trigger runs in English and in Chinese: the claims hold in both, torch's message stays
+verbatim, and the rule book's own texts (every rule, and the fallback) read in Chinese.
 """
 
 import ast
@@ -19,25 +22,30 @@ import triggers_shapes  # noqa: F401
 import triggers_usage  # noqa: F401
 from claim_checks import (
     ELSEWHERE_TRIGGERS,
+    LANGUAGES,
     RULE_TRIGGERS,
     Case,
     Trigger,
     named_dtypes,
     named_sizes,
+    reads_in_chinese,
     say,
     short,
+    speaking,
 )
 
 import tensorviz
 from tensorviz.core.explain.errors import RULES
+from tensorviz.core.translation import CHINESE, ENGLISH
 
 CUDA = torch.cuda.is_available()
 ALL_TRIGGERS = RULE_TRIGGERS + ELSEWHERE_TRIGGERS
 
 
 @functools.cache
-def outcome(trigger: Trigger) -> Case:
-    return trigger.run()
+def outcome(trigger: Trigger, language: str = ENGLISH) -> Case:
+    with speaking(language):
+        return trigger.run()
 
 
 def _check_common_claims(case: Case) -> None:
@@ -48,22 +56,28 @@ def _check_common_claims(case: Case) -> None:
     assert not dtypes, f"dtypes named that are not involved: {dtypes}\n{text}"
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("trigger", RULE_TRIGGERS, ids=lambda t: t.name)
-def test_every_rule_explains_its_trigger_truly(trigger):
+def test_every_rule_explains_its_trigger_truly(trigger, language):
     if trigger.needs_cuda and not CUDA:
         pytest.skip("needs a CUDA device to raise torch's real message")
-    case = outcome(trigger)
+    case = outcome(trigger, language)
     assert case.explained.rule == trigger.key, case.explained
-    assert case.explained.torch_message == case.message
+    assert case.explained.torch_message == case.message  # torch's English, in every language
     _check_common_claims(case)
+    if language == CHINESE:
+        reads_in_chinese(case.explained)
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("trigger", ELSEWHERE_TRIGGERS, ids=lambda t: t.name)
-def test_every_explanation_of_the_apps_own_is_true(trigger):
-    case = outcome(trigger)
+def test_every_explanation_of_the_apps_own_is_true(trigger, language):
+    case = outcome(trigger, language)
     assert case.explained.kind == trigger.key
     assert case.explained.title and (case.explained.explanation or case.explained.kind == "exit")
     _check_common_claims(case)
+    if language == CHINESE and trigger.key == "unknown":  # the rule book's fallback
+        reads_in_chinese(case.explained)
 
 
 def test_every_rule_and_every_pattern_has_a_real_trigger():

@@ -2,7 +2,7 @@
 
 import pytest
 import torch
-from claim_checks import explained_by, fix_runs, named_dtypes, say, short, trigger
+from claim_checks import explained_by, fix_runs, named_dtypes, said, say, short, trigger
 from torch.nn import functional
 from triggers_shapes import script_case
 
@@ -12,8 +12,9 @@ from triggers_shapes import script_case
 @trigger("out_of_memory")
 def cpu_allocation_too_large():
     case = explained_by(lambda: torch.empty(2**62, dtype=torch.uint8), "empty")
-    assert f"({2**62} bytes)" in case.explained.explanation and str(2**62) in case.message
-    assert "batch size" in case.explained.fix
+    asked = said(f"({2**62} bytes)", f"（{2**62} 字节）")
+    assert asked in case.explained.explanation and str(2**62) in case.message
+    assert said("batch size", "批大小") in case.explained.fix
     return case
 
 
@@ -21,7 +22,7 @@ def cpu_allocation_too_large():
 def cuda_allocation_too_large():
     case = explained_by(lambda: torch.empty(2**50, dtype=torch.uint8, device="cuda"), "empty")
     asked = case.message.split("Tried to allocate ")[1].split(".")[0]
-    assert f"asked for {asked}" in case.explained.explanation
+    assert said(f"asked for {asked}", f"申请了 {asked}") in case.explained.explanation
     return case
 
 
@@ -31,8 +32,10 @@ def cuda_on_a_cpu_only_torch():
         pytest.skip("this torch has CUDA: the message cannot be raised")
     case = explained_by(lambda: torch.ones(2, device="cuda"), "ones")
     text = case.explained.explanation
-    assert f"({torch.__version__})" in text and "torch.version.cuda is None" in text
-    assert f"torch.cuda.is_available() says {torch.cuda.is_available()}" in text
+    assert said(f"({torch.__version__})", f"（{torch.__version__}）") in text
+    assert said("torch.version.cuda is None", "torch.version.cuda 为 None") in text
+    available = torch.cuda.is_available()
+    assert said(f"is_available() says {available}", f"is_available() 返回 {available}") in text
     code = 'device = torch.device("cuda" if torch.cuda.is_available() else "cpu")'
     device = fix_runs(case, code)["device"]
     assert device == torch.device("cpu")
@@ -76,7 +79,7 @@ def copy_out_of_a_meta_tensor():
 def meta_plus_cpu():
     a, b = torch.ones(2, device="meta"), torch.ones(2)
     case = explained_by(lambda: a + b, "add", [a, b], names=["a", "b"])
-    assert "live on meta and cpu" in case.explained.explanation
+    assert said("live on meta and cpu", "位于 meta 和 cpu") in case.explained.explanation
     planned = a + fix_runs(case, "b.to('meta')", {"b": b})
     assert planned.device.type == "meta" and planned.shape == (2,)
     device = fix_runs(case, 'device = torch.device("cuda" if torch.cuda.is_available() else "cpu")')
@@ -103,8 +106,10 @@ def in_place_write_into_a_view_of_a_leaf():
     text = case.explained.explanation
     assert v.is_leaf is False and v._base is w  # the premise the text states
     case.sizes.add(tuple(w.shape))
-    assert "v (shape [2]) is a view of a leaf" in text and f"shape {list(w.shape)}" in text
-    assert f"v.is_leaf is {v.is_leaf}" in text and type(v.grad_fn).__name__ in text
+    assert said("v (shape [2]) is a view of a leaf", "v（形状 [2]）是叶子张量的视图") in text
+    assert said(f"shape {list(w.shape)}", f"形状为 {list(w.shape)}") in text
+    assert said(f"v.is_leaf is {v.is_leaf}", f"v.is_leaf 为 {v.is_leaf}") in text
+    assert type(v.grad_fn).__name__ in text
     with torch.no_grad():
         v.add_(1)  # "with torch.no_grad(): v.add_(…)" — allowed, and it reaches the leaf
     assert torch.equal(w.detach(), torch.tensor([1.0, 1.0, 0.0]))
@@ -120,8 +125,9 @@ def item_assignment_into_a_leaf_in_a_script():
     w = torch.zeros(3, requires_grad=True)
     case = script_case(source, [w.shape, w[0].shape], [torch.float32])
     text = case.explained.explanation
-    assert "w[0] (shape []) is a view of a leaf" in text
-    assert w[0].is_leaf is False and "w[0].is_leaf is False" in text
+    assert said("w[0] (shape []) is a view of a leaf", "w[0]（形状 []）是叶子张量的视图") in text
+    assert w[0].is_leaf is False
+    assert said("w[0].is_leaf is False", "w[0].is_leaf 为 False") in text
     assert "with torch.no_grad(): w[0] = …" in case.explained.fix
     with torch.no_grad():
         w[0] = 5
@@ -133,7 +139,7 @@ def item_assignment_into_a_leaf_in_a_script():
 def in_place_change_of_a_leaf():
     w = torch.zeros(3, requires_grad=True)
     case = explained_by(lambda: w.add_(1), "add_", [w])
-    assert w.is_leaf and "is a leaf" in case.explained.explanation
+    assert w.is_leaf and said("is a leaf", "是叶子张量") in case.explained.explanation
     w.grad = torch.ones(3)
     fix_runs(case, "with torch.no_grad(): w -= lr * w.grad", {"w": w, "lr": 0.5})
     assert torch.equal(w.detach(), torch.full((3,), -0.5)) and w.is_leaf
@@ -158,7 +164,7 @@ def backward_of_a_vector():
     w = torch.ones(3, requires_grad=True)
     y = w * 2
     case = explained_by(y.backward, "backward", [y])
-    assert f"has {y.numel()} elements" in case.explained.explanation
+    assert said(f"has {y.numel()} elements", f"有 {y.numel()} 个元素") in case.explained.explanation
     fix_runs(case, "y.backward(gradient=torch.ones_like(y))", {"y": y})
     assert torch.equal(w.grad, torch.full((3,), 2.0))
     return case
@@ -168,7 +174,8 @@ def backward_of_a_vector():
 def backward_when_nothing_requires_grad():
     loss = torch.randn(3).sum()
     case = explained_by(loss.backward, "backward", [loss])
-    assert "requires_grad=False, grad_fn=None" in case.explained.explanation
+    here = said("requires_grad=False, grad_fn=None", "requires_grad=False，grad_fn=None")
+    assert here in case.explained.explanation
     w = fix_runs(case, "torch.randn(3, requires_grad=True)")
     (w * 2).sum().backward()
     assert w.grad is not None
@@ -205,9 +212,12 @@ def integer_requires_grad_in_place():
 def mean_of_integers():
     x = torch.tensor([1, 2])
     case = explained_by(lambda: x.mean(), "mean", [x], names=["x"])
-    assert case.explained.title == "mean() needs a floating-point tensor"
-    assert "different dtypes" not in case.explained.title  # one tensor, one dtype
-    assert f"This tensor is {short(x.dtype)}" in case.explained.explanation
+    assert case.explained.title == said(
+        "mean() needs a floating-point tensor", "mean() 需要浮点张量"
+    )
+    assert _different_dtypes() not in case.explained.title  # one tensor, one dtype
+    this = said(f"This tensor is {short(x.dtype)}", f"这个张量是 {short(x.dtype)}")
+    assert this in case.explained.explanation
     assert fix_runs(case, "x.float().mean()", {"x": x}).item() == 1.5  # "the mean of 1 and 2"
     converted = fix_runs(case, "x.mean(dtype=torch.float32)", {"x": x})
     assert converted.dtype == torch.float32 and converted.item() == 1.5
@@ -252,9 +262,13 @@ def two_dtypes_named_by_torch():
         assert case.explained.rule == "dtype" and ".to(" in case.explained.fix
         named = {short(d) for d in case.dtypes}  # the dtypes torch's message names
         assert len(named_dtypes(case.explained.explanation) & named) >= 2
-        assert "different dtypes" in case.explained.title
+        assert _different_dtypes() in case.explained.title
         first = first or case
     return first
+
+
+def _different_dtypes() -> str:
+    return said("different dtypes", "数据类型 (dtype) 不同")
 
 
 def _named_by(action, dtype_named) -> set:
@@ -277,7 +291,8 @@ def _raise(action):
 def dtype_fix_converts_the_right_side():
     a, b = torch.randn(2, 3), torch.arange(12).reshape(3, 4)
     case = explained_by(lambda: a @ b, "matmul", [a, b])
-    assert "convert the int64 tensor to float32" in case.explained.fix
+    convert = said("convert the int64 tensor to float32", "把 int64 张量转换成 float32")
+    assert convert in case.explained.fix
     assert (a @ b.float()).dtype == torch.float32  # .float() on the int64 side runs
     return case
 
@@ -286,9 +301,11 @@ def dtype_fix_converts_the_right_side():
 def float_class_labels():
     logits, labels = torch.randn(2, 3), torch.tensor([0.0, 1.0])
     case = explained_by(lambda: functional.cross_entropy(logits, labels), None, [logits, labels])
-    assert "must be integers" in case.explained.fix and ".long()" in case.explained.fix
+    assert said("must be integers", "必须是整数") in case.explained.fix
+    assert ".long()" in case.explained.fix
     assert functional.cross_entropy(logits, labels.long()).dim() == 0
-    assert "labels" in say(case) and "Python ints" in case.explained.explanation
+    assert said("labels", "标签") in say(case)
+    assert said("Python ints", "Python 整数") in case.explained.explanation
     assert torch.tensor([1, 2]).dtype == labels.long().dtype == torch.int64  # torch's "Long"
     case.dtypes.add(torch.int64)
     return case

@@ -5,8 +5,9 @@ import re
 import warnings
 from contextlib import contextmanager
 
+import pytest
 import torch
-from claim_checks import Case, explained_by, fix_gives, fix_runs, say, sizes_of, trigger
+from claim_checks import Case, explained_by, fix_gives, fix_runs, said, say, sizes_of, trigger
 from torch.nn import functional
 
 from tensorviz.core.script.run import ScriptRun
@@ -22,7 +23,8 @@ def view_after_transpose():
     assert broken  # the premise: transpose really broke contiguity
     for i in broken:
         assert f"stride[{i}] = {x.stride(i)}" in case.explained.explanation
-    assert f"({x.numel() * x.element_size()} bytes)" in case.explained.explanation
+    nbytes = x.numel() * x.element_size()
+    assert said(f"({nbytes} bytes)", f"（{nbytes} 字节）") in case.explained.explanation
     for code in ("x_t.reshape(6, 4)", "x_t.contiguous().view(6, 4)"):
         made = fix_runs(case, code, {"x_t": x})
         assert made.shape == (6, 4) and made.untyped_storage().data_ptr() != x.data_ptr()
@@ -42,8 +44,8 @@ def view_of_expanded():
 def view_with_wrong_count():
     x = torch.arange(24)
     case = explained_by(lambda: x.view(5, 5), "view", [x], {"shape": (5, 5)})
-    assert f"has {x.numel()} elements" in case.explained.explanation
-    assert f"holds {5 * 5}" in case.explained.explanation
+    assert said(f"has {x.numel()} elements", f"有 {x.numel()} 个元素") in case.explained.explanation
+    assert said(f"holds {5 * 5}", f"共有 {5 * 5} 个") in case.explained.explanation
     offered = re.findall(r"(\d+)×(\d+)", case.explained.fix)
     assert offered
     for rows, cols in offered:  # every arrangement offered really works in torch
@@ -55,7 +57,8 @@ def view_with_wrong_count():
 def view_with_inferred_size_that_does_not_divide():
     x = torch.arange(24)
     case = explained_by(lambda: x.view(5, -1), "view", [x], {"shape": (5, -1)})
-    assert f"-1 would have to be {x.numel()} / 5" in case.explained.explanation
+    inferred = said(f"-1 would have to be {x.numel()} / 5", f"-1 必须等于 {x.numel()} / 5")
+    assert inferred in case.explained.explanation
     assert x.numel() % 5 != 0
     return case
 
@@ -78,9 +81,27 @@ def incompatible_broadcast():
     dim = int(re.search(r"dimension (\d+)", case.message)[1])
     padded = [1] * (b.dim() - a.dim()) + list(a.shape)
     assert f"a → {padded}" in case.explained.explanation
-    assert f"At dim {dim} the sizes are" in case.explained.explanation
+    assert (
+        said(f"At dim {dim} the sizes are", f"第 {dim} 维的大小分别是")
+        in case.explained.explanation
+    )
     case.sizes.add(tuple(padded))
-    assert "for a matrix product use @" in case.explained.fix  # * was used, so @ is news
+    use_at = said("for a matrix product use @", "矩阵乘法请用 @")
+    assert use_at in case.explained.fix  # * was used, so @ is news
+    return case
+
+
+@trigger("broadcast")
+def broadcast_failing_in_every_dim():
+    a, b = torch.randn(2, 3), torch.randn(3, 2)
+    case = explained_by(lambda: a + b, "add", [a, b])
+    for dim in (0, 1):  # "Dims 0, 1 all fail": each pair of sizes alone is refused by torch
+        sizes = [[1, 1], [1, 1]]
+        sizes[0][dim], sizes[1][dim] = a.shape[dim], b.shape[dim]
+        with pytest.raises(RuntimeError):
+            torch.broadcast_shapes(*sizes)
+    assert said("Dims 0, 1 all fail.", "第 0、1 维都不匹配。") in case.explained.explanation
+    assert "mul" not in case.explained.fix and "@" not in case.explained.fix  # + was used
     return case
 
 
@@ -88,8 +109,11 @@ def incompatible_broadcast():
 def matrix_product_never_advises_using_at():
     a, b = torch.randn(2, 3, 4), torch.randn(3, 4, 6)
     case = explained_by(lambda: a @ b, "@", [a, b])
-    assert "use @" not in say(case)
-    assert f"batch dims {list(a.shape[:-2])} and {list(b.shape[:-2])}" in say(case)
+    assert said("use @", "请用 @") not in say(case)
+    batch_a, batch_b = list(a.shape[:-2]), list(b.shape[:-2])
+    assert said(f"batch dims {batch_a} and {batch_b}", f"批次维度 {batch_a} 和 {batch_b}") in say(
+        case
+    )
     case.sizes |= {tuple(a.shape[:-2]), tuple(b.shape[:-2])}
     return case
 
@@ -125,10 +149,12 @@ def q_at_k_dot_t_in_a_script():
     with torch_warnings():  # torch warns once per process: leave that once to other tests
         case = script_case(source, sizes_of([Q, K, reversed_k, K.mT, Q @ K.mT]), [torch.float32])
     text = case.explained.explanation
-    assert f"K is {list(K.shape)}, so K.T is {list(reversed_k.shape)}" in text
-    assert list(reversed_k.shape) == list(K.shape)[::-1]  # .T reverses all dims
-    assert f"not the {list(K.mT.shape)}" in text and "deprecated" in text
-    assert "use @" not in say(case)
+    k, k_t, k_mt = list(K.shape), list(reversed_k.shape), list(K.mT.shape)
+    assert said(f"K is {k}, so K.T is {k_t}", f"K 是 {k}，所以 K.T 是 {k_t}") in text
+    assert k_t == k[::-1]  # .T reverses all dims
+    assert said(f"not the {k_mt}", f"而不是批量矩阵乘法需要的 {k_mt}") in text
+    assert said("deprecated", "弃用") in text
+    assert said("use @", "请用 @") not in say(case)
     fix_gives(case, "Q @ K.mT", {"Q": Q, "K": K})
     assert torch.equal(fix_runs(case, "K.transpose(-2, -1)", {"K": K}), K.mT)
     return case
@@ -151,7 +177,7 @@ def q_at_k_dot_t_in_the_workbench():
     reversed_k = k.permute(2, 1, 0)  # what .T gives (without using up torch's one warning)
     case = Case(explained, explained.torch_message, sizes_of([q, k, reversed_k, k.mT, q @ k.mT]))
     case.dtypes.add(torch.float32)
-    assert "K.T is [8, 5, 2]" in explained.explanation
+    assert said("K.T is [8, 5, 2]", "K.T 是 [8, 5, 2]") in explained.explanation
     fix_gives(case, "Q @ K.mT", {"Q": q, "K": k})
     reordered = apply_operation(ws, "transpose", "K", {"dim0": "-2", "dim1": "-1"})  # in the
     (name,) = reordered.created  # Workbench: K.transpose(-2, -1), as the fix says
@@ -172,7 +198,8 @@ def raised_action(action, kind):
 def expand_of_a_non_singleton_dim():
     x = torch.randn(2, 3)
     case = explained_by(lambda: x.expand(4, 6), "expand", [x], {"size": (4, 6)})
-    assert "Dim 1 has size 3, which cannot become 6" in case.explained.explanation
+    cannot = said("Dim 1 has size 3, which cannot become 6", "第 1 维的大小是 3，无法变成 6")
+    assert cannot in case.explained.explanation
     case.sizes.add((4, 6))
     factors = [int(f) for f in re.search(r"repeat\(([\d, ]+)\)", case.explained.fix)[1].split(",")]
     assert x.repeat(*factors).shape == (4, 6)  # the repeat offered really tiles to the target
@@ -184,7 +211,7 @@ def in_place_result_cannot_grow():
     a, b = torch.zeros(3), torch.zeros(2, 3)
     case = explained_by(lambda: a.add_(b), "add_", [a, b])
     grown = torch.broadcast_shapes(a.shape, b.shape)
-    assert f"gives {list(grown)}" in case.explained.explanation
+    assert said(f"gives {list(grown)}", f"得到 {list(grown)}") in case.explained.explanation
     case.sizes.add(tuple(grown))
     assert (a + b).shape == grown  # "the out-of-place form gives a new [2, 3] tensor"
     full = fix_runs(case, "x.expand(2, 3).clone()", {"x": a})
@@ -197,9 +224,13 @@ def write_into_expanded():
     e = torch.zeros(1, 3).expand(4, 3)
     case = explained_by(lambda: e.add_(1), "add_", [e], names=["e"])
     for d in (d for d in range(e.dim()) if e.stride(d) == 0):
-        assert f"dim {d}" in case.explained.explanation
+        assert said(f"dim {d}", f"第 {d} 维") in case.explained.explanation
     distinct = e.untyped_storage().nbytes() // e.element_size()
-    assert f"{e.numel()} elements use {distinct} memory locations" in case.explained.explanation
+    uses = said(
+        f"{e.numel()} elements use {distinct} memory locations",
+        f"{e.numel()} 个元素只占用 {distinct} 个内存位置",
+    )
+    assert uses in case.explained.explanation
     namespace = fix_runs(case, "e = e.clone()", {"e": e})
     namespace["e"].add_(1)  # the clone has its own memory: the write is allowed
     return case
@@ -212,7 +243,11 @@ def write_into_expanded():
 def cat_with_other_sizes():
     a, b = torch.zeros(2, 3), torch.zeros(2, 4)
     case = explained_by(lambda: torch.cat([a, b]), "cat", [a, b])
-    assert "tensor 1 has size 4 where tensor 0 has 3" in case.explained.explanation
+    sizes = said(
+        "tensor 1 has size 4 where tensor 0 has 3",
+        "第 1 个张量有一维大小是 4，而第 0 个张量的这一维是 3",
+    )
+    assert sizes in case.explained.explanation
     assert torch.cat([a, b], dim=1).shape == (2, 7)  # "join along the dim where sizes differ"
     return case
 
@@ -231,7 +266,7 @@ def dim_out_of_range():
     case = explained_by(lambda: x.sum(3), "sum", [x], {"dim": 3})
     assert f"0..{x.dim() - 1}" in case.explained.explanation
     assert f"{-x.dim()}..-1" in case.explained.explanation
-    assert f"has {x.dim()} dims" in case.explained.explanation
+    assert said(f"has {x.dim()} dims", f"有 {x.dim()} 个维度") in case.explained.explanation
     assert x.sum(-1).shape == (2, 3)  # "-1 is always the last"
     return case
 
@@ -240,7 +275,7 @@ def dim_out_of_range():
 def index_out_of_bounds():
     x = torch.randn(3)
     case = explained_by(lambda: x[5], "index", [x])
-    assert "valid indices are 0..2" in case.explained.explanation
+    assert said("valid indices are 0..2", "有效索引是 0..2") in case.explained.explanation
     x[2], x[-3]  # the last valid index and the first from the end both work  # noqa: B018
     return case
 
@@ -249,8 +284,9 @@ def index_out_of_bounds():
 def embedding_index_beyond_the_table():
     indices, table = torch.tensor([5, 1]), torch.randn(3, 4)
     case = explained_by(lambda: functional.embedding(indices, table), "embedding", [indices, table])
-    assert f"from {int(indices.min())} to {int(indices.max())}" in case.explained.explanation
-    assert f"has {table.shape[0]} rows" in case.explained.explanation
+    low, high, rows = int(indices.min()), int(indices.max()), table.shape[0]
+    assert said(f"from {low} to {high}", f"从 {low} 到 {high}") in case.explained.explanation
+    assert said(f"has {rows} rows", f"只有 {rows} 行") in case.explained.explanation
     bigger = torch.nn.Embedding(int(indices.max()) + 1, 4)  # "max_index + 1"
     assert bigger(indices).shape == (2, 4)
     return case
@@ -259,12 +295,16 @@ def embedding_index_beyond_the_table():
 # --- matrix products --------------------------------------------------------------------------
 
 
+def _inner_sizes(k_a: int, k_b: int) -> str:
+    return said(f"a's K is {k_a} but b's K is {k_b}", f"a 的 K 是 {k_a}，而 b 的 K 是 {k_b}")
+
+
 @trigger("inner_sizes")
 def matmul_inner_sizes():
     a, b = torch.randn(2, 3), torch.randn(2, 5)
     case = explained_by(lambda: a @ b, "matmul", [a, b])
     text = case.explained.explanation
-    assert f"a's K is {a.shape[-1]} but b's K is {b.shape[-2]}" in text
+    assert _inner_sizes(a.shape[-1], b.shape[-2]) in text
     case.sizes.add(tuple(fix_gives(case, "a.T @ b", {"a": a, "b": b}).shape))
     return case
 
@@ -274,7 +314,11 @@ def matmul_explained_from_the_message_alone():
     a, b = torch.randn(2, 3), torch.randn(4, 5)
     case = explained_by(lambda: a @ b)
     case.sizes |= sizes_of([a, b])
-    assert f"a is {list(a.shape)} and b is {list(b.shape)}" in case.explained.explanation
+    a_is, b_is = list(a.shape), list(b.shape)
+    assert (
+        said(f"a is {a_is} and b is {b_is}", f"a 是 {a_is}，b 是 {b_is}")
+        in case.explained.explanation
+    )
     return case
 
 
@@ -282,7 +326,7 @@ def matmul_explained_from_the_message_alone():
 def matrix_vector_length():
     m, v = torch.randn(2, 3), torch.randn(4)
     case = explained_by(lambda: m.mv(v), "mv", [m, v])
-    assert f"a's K is {m.shape[1]} but b's K is {v.shape[0]}" in case.explained.explanation
+    assert _inner_sizes(m.shape[1], v.shape[0]) in case.explained.explanation
     return case
 
 
@@ -290,7 +334,7 @@ def matrix_vector_length():
 def dot_of_unequal_lengths():
     a, b = torch.randn(3), torch.randn(4)
     case = explained_by(lambda: torch.dot(a, b), "dot")
-    assert "got 3 and 4" in case.explained.explanation
+    assert said("got 3 and 4", "这里是 3 和 4") in case.explained.explanation
     assert torch.dot(a, b[:3]).dim() == 0  # "slice so both have the same length"
     return case
 
@@ -299,7 +343,7 @@ def dot_of_unequal_lengths():
 def mm_of_a_vector():
     v, m = torch.randn(3), torch.randn(3, 5)
     case = explained_by(lambda: torch.mm(v, m), "mm", [v, m])
-    assert "[3] (1-D)" in case.explained.explanation
+    assert said("[3] (1-D)", "[3]（1-D）") in case.explained.explanation
     assert (v @ m).shape == (5,)  # a @ b takes the vector
     return case
 
@@ -317,8 +361,11 @@ def bmm_with_other_batch():
     a, b = torch.randn(2, 2, 3), torch.randn(3, 3, 5)
     case = explained_by(lambda: torch.bmm(a, b), "bmm")
     b_k = re.search(r"be: \[(\d+), (\d+)\] but got: \[(\d+), (\d+)\]", case.message)
-    said = f"[B, K] = [{b_k[1]}, {b_k[2]}] but starts with [{b_k[3]}, {b_k[4]}]"
-    assert said in case.explained.explanation
+    starts = said(
+        f"[B, K] = [{b_k[1]}, {b_k[2]}] but starts with [{b_k[3]}, {b_k[4]}]",
+        f"[B, K] = [{b_k[1]}, {b_k[2]}] 开头，实际却以 [{b_k[3]}, {b_k[4]}] 开头",
+    )
+    assert starts in case.explained.explanation
     assert [int(b_k[1]), int(b_k[2])] == [a.shape[0], a.shape[2]]
     case.sizes |= {(a.shape[0], a.shape[2]), tuple(b.shape[:2])}
     return case
@@ -329,7 +376,7 @@ def matrix_times_a_batch():
     w, x = torch.randn(3, 4), torch.randn(2, 3, 4)  # torch runs this @ as a bmm and says so
     case = explained_by(lambda: w @ x, None, [w, x])
     assert "bmm()" not in case.explained.title
-    assert f"a's K is {w.shape[-1]} but b's K is {x.shape[-2]}" in case.explained.explanation
+    assert _inner_sizes(w.shape[-1], x.shape[-2]) in case.explained.explanation
     for offered in ("a.T @ b", "a @ b.mT"):
         case.sizes.add(tuple(fix_gives(case, offered, {"a": w, "b": x}).shape))
     return case
@@ -339,6 +386,6 @@ def matrix_times_a_batch():
 def matmul_of_a_scalar():
     s, v = torch.tensor(2.0), torch.randn(3)
     case = explained_by(lambda: s @ v, "matmul", [s, v])
-    assert "0-D and 1-D" in case.explained.explanation
+    assert said("0-D and 1-D", "0-D 和 1-D") in case.explained.explanation
     assert torch.equal(s * v, 2.0 * v)  # * multiplies by the scalar
     return case

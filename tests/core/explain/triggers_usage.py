@@ -2,7 +2,7 @@
 losses, autograd bookkeeping, optimizers and state dicts."""
 
 import torch
-from claim_checks import explained_by, fix_runs, trigger
+from claim_checks import explained_by, fix_runs, said, trigger
 from torch import nn
 from torch.nn import functional
 
@@ -32,7 +32,7 @@ def numpy_of_a_meta_tensor():
 def item_of_many_elements():
     t = torch.arange(6.0)
     case = explained_by(t.item, "item", [t])
-    assert f"has {t.numel()} elements" in case.explained.explanation
+    assert said(f"has {t.numel()} elements", f"有 {t.numel()} 个元素") in case.explained.explanation
     assert fix_runs(case, "t.sum().item()", {"t": t}) == 15.0
     assert fix_runs(case, "t.tolist()", {"t": t}) == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
     return case
@@ -42,7 +42,8 @@ def item_of_many_elements():
 def float_of_many_elements():
     t = torch.arange(6.0)
     case = explained_by(lambda: float(t), None, [t])
-    assert "many elements" in case.explained.explanation  # torch gives no count here
+    many = said("many elements", "很多元素")
+    assert many in case.explained.explanation  # torch gives no count here
     assert fix_runs(case, "t[0].item()", {"t": t}) == 0.0
     return case
 
@@ -59,7 +60,8 @@ def if_on_many_booleans():
 @trigger("ragged_list")
 def ragged_nested_lists():
     case = explained_by(lambda: torch.tensor([[1, 2, 3], [4]]))
-    assert "first has 3 items, a later one 1" in case.explained.explanation
+    lengths = said("first has 3 items, a later one 1", "第一个有 3 项，后面某个有 1 项")
+    assert lengths in case.explained.explanation
     padded = nn.utils.rnn.pad_sequence([torch.tensor([1, 2, 3]), torch.tensor([4])], True)
     assert padded.shape == (2, 3)  # pad_sequence makes the rectangle
     return case
@@ -71,7 +73,8 @@ def ragged_nested_lists():
 @trigger("kernel_dtype")
 def random_normals_of_integers():
     case = explained_by(lambda: torch.randn(3, dtype=torch.long), "randn", dtypes=[torch.int64])
-    assert "Long" in case.explained.title and "need floating point" in case.explained.explanation
+    assert "Long" in case.explained.title
+    assert said("need floating point", "需要浮点") in case.explained.explanation
     assert torch.randn(3, dtype=torch.float32).dtype == torch.float32
     assert torch.randint(0, 5, (3,)).dtype == torch.int64  # "torch.randint for integers"
     case.dtypes.add(torch.float32)
@@ -82,9 +85,8 @@ def random_normals_of_integers():
 def half_kernel_missing_on_the_cpu():
     h = torch.eye(3).half()
     case = explained_by(lambda: torch.linalg.cholesky(h), "cholesky", [h])
-    assert (
-        "Half" in case.explained.title and "need floating point" not in case.explained.explanation
-    )
+    assert "Half" in case.explained.title
+    assert said("need floating point", "需要浮点") not in case.explained.explanation
     assert h.is_floating_point()  # Half IS floating point: the CPU lacks this kernel for it
     fixed = torch.linalg.cholesky(h.float())  # "compute this step in float32"
     assert fixed.dtype == torch.float32 and fixed.to(torch.float16).dtype == torch.float16
@@ -119,10 +121,8 @@ def conv_input_with_too_many_dims():
 def channels_last_images():
     conv, images = nn.Conv2d(3, 8, 3), torch.randn(2, 32, 32, 3)  # (N, H, W, C)
     case = explained_by(lambda: conv(images), None, [images], sizes=[conv.weight.shape])
-    assert (
-        "in_channels=3" in case.explained.explanation
-        and "32 at dim 1" in case.explained.explanation
-    )
+    assert "in_channels=3" in case.explained.explanation
+    assert said("32 at dim 1", "第 1 维是 32") in case.explained.explanation
     fixed = fix_runs(case, "x.permute(0, 3, 1, 2)", {"x": images})
     assert conv(fixed).shape == (2, 8, 30, 30)
     return case
@@ -152,7 +152,7 @@ def batch_norm_of_one_sample():
 def class_label_out_of_range():
     logits, labels = torch.randn(3, 10), torch.tensor([1, 2, 10])
     case = explained_by(lambda: functional.cross_entropy(logits, labels), None, [logits, labels])
-    assert "and 10 is not one of them" in case.explained.explanation
+    assert said("and 10 is not one of them", "而 10 不在其中") in case.explained.explanation
     assert functional.cross_entropy(logits, labels - 1).dim() == 0  # shifted 1-based labels
     return case
 
@@ -161,8 +161,9 @@ def class_label_out_of_range():
 def logits_and_targets_differ():
     logits, labels = torch.randn(4, 10), torch.tensor([1, 2, 3])
     case = explained_by(lambda: functional.cross_entropy(logits, labels), None, [logits, labels])
-    assert f"{logits.shape[0]} predictions" in case.explained.explanation
-    assert f"{labels.shape[0]} targets" in case.explained.explanation
+    predictions, targets = logits.shape[0], labels.shape[0]
+    assert said(f"{predictions} predictions", f"{predictions} 个预测") in case.explained.explanation
+    assert said(f"{targets} targets", f"{targets} 个目标") in case.explained.explanation
     return case
 
 
@@ -175,9 +176,8 @@ def saved_result_changed_in_place():
     s = a.sigmoid()  # sigmoid saves its result for backward
     s.mul_(2)
     case = explained_by(lambda: s.sum().backward(), None, [s], sizes=[(3,)])
-    assert (
-        "at version 0" in case.explained.explanation and "version 1" in case.explained.explanation
-    )
+    assert said("at version 0", "版本 0") in case.explained.explanation
+    assert said("version 1", "版本 1") in case.explained.explanation
     fixed = a.sigmoid()
     (fixed * 2).sum().backward()  # "x = x * 2 instead of x *= 2": backward works
     assert torch.allclose(a.grad, 2 * fixed.detach() * (1 - fixed.detach()))
@@ -220,7 +220,7 @@ def exhausted_parameter_generator():
     parameters = model.parameters()
     list(parameters)  # consumed once: the generator is now empty
     case = explained_by(lambda: torch.optim.SGD(parameters, lr=0.1))
-    assert "generator" in case.explained.explanation
+    assert said("generator", "生成器") in case.explained.explanation
     assert len(torch.optim.SGD(model.parameters(), lr=0.1).param_groups[0]["params"]) == 2
     return case
 
@@ -228,7 +228,7 @@ def exhausted_parameter_generator():
 @trigger("probability")
 def dropout_probability_out_of_range():
     case = explained_by(lambda: nn.Dropout(1.5))
-    assert "got 1.5" in case.explained.explanation
+    assert said("got 1.5", "这里是 1.5") in case.explained.explanation
     assert nn.Dropout(0.5).p == 0.5
     return case
 
@@ -238,9 +238,8 @@ def checkpoint_of_other_sizes_and_prefixes():
     saved = {f"module.{k}": v for k, v in nn.Linear(3, 2).state_dict().items()}
     saved["module.weight"] = torch.ones(2, 4)
     case = explained_by(lambda: nn.Linear(3, 2).load_state_dict(saved))
-    assert (
-        "Linear" in case.explained.explanation and "'module.' prefix" in case.explained.explanation
-    )
+    assert "Linear" in case.explained.explanation
+    assert said("'module.' prefix", "'module.' 前缀") in case.explained.explanation
     result = nn.Linear(3, 2).load_state_dict(saved, strict=False)  # strict=False reports the rest
     assert set(result.unexpected_keys) == set(saved)
     stripped = {k.removeprefix("module."): v for k, v in saved.items()}
@@ -260,6 +259,6 @@ def max_of_nothing():
 def cat_of_different_ranks():
     a, b = torch.ones(2, 2), torch.ones(2)
     case = explained_by(lambda: torch.cat([a, b]), "cat", [a, b])
-    assert "2-D and 1-D" in case.explained.explanation
+    assert said("2-D and 1-D", "2-D 和 1-D") in case.explained.explanation
     assert torch.cat([a, fix_runs(case, "t.unsqueeze(0)", {"t": b})]).shape == (3, 2)
     return case
