@@ -5,8 +5,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 
 from tensorviz.ui.script.code_editor import CodeEditor
-from tensorviz.ui.script.output_view import COLOURS, OutputView
-from tensorviz.ui.script.python_highlighter import FORMATS
+from tensorviz.ui.script.output_view import OutputView
+from tensorviz.ui.widgets.theme import colour
 
 
 @pytest.fixture
@@ -29,10 +29,10 @@ def test_colours_keywords_strings_comments_and_triple_quoted_strings(editor):
     editor.setPlainText(
         'def f(x):  # note\n    s = """one\ntwo # not a comment\n"""\n    return 3\n'
     )
-    keyword = FORMATS["keyword"].foreground().color().name()
-    string = FORMATS["string"].foreground().color().name()
-    comment = FORMATS["comment"].foreground().color().name()
-    number = FORMATS["number"].foreground().color().name()
+    keyword, string, comment, number = (
+        colour(f"syntax_{kind}").name() for kind in ("keyword", "string", "comment", "number")
+    )
+    assert len({keyword, string, comment, number}) == 4
     assert colour_at(editor, 0, 0) == keyword  # def
     assert colour_at(editor, 0, 12) == comment
     assert colour_at(editor, 1, 10) == string  # """one
@@ -83,4 +83,4 @@ def test_output_colours_streams_and_notes_skipped_text(qtbot):
     assert "10 characters of output dropped" in text and text.index("out") < text.index("err")
     cursor = QTextCursor(view.document().findBlockByNumber(2))
     cursor.movePosition(QTextCursor.MoveOperation.Right)
-    assert cursor.charFormat().foreground().color().name() == COLOURS["stderr"]
+    assert cursor.charFormat().foreground().color().name() == colour("error_text").name()
