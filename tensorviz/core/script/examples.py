@@ -15,7 +15,7 @@ from tensorviz.core.translation import _
 from tensorviz.resource_files import resource_path
 
 
-def _marked_titles() -> tuple[str, ...]:
+def marked_titles() -> tuple[str, ...]:
     """The files' `# title:` lines, marked for the catalogue (pybabel reads code, not the
     examples' comments); a test holds this list to the files. Translated when called."""
     return (

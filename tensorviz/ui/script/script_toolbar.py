@@ -78,7 +78,7 @@ class ScriptToolbar(Retranslating, FollowsAppearance, QWidget):
         self.examples_button.setToolTip(self.tr("Load a short script for one topic of PyTorch"))
         for action, example in self.example_actions:
             action.setText(example.title)
-            names = ", ".join(example.promises)
+            names = ", ".join(f"`{name}`" for name in example.promises)  # code: not words
             action.setToolTip(self.tr("Leaves %1 in the workspace").replace("%1", names))
         self.architecture_button.setText(self.tr("Architecture"))
         self.architecture_button.setToolTip(
