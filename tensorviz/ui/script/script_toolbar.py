@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -26,12 +27,28 @@ from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import scaled
 
 
+class StatusLine(QLabel):
+    """One line that ends in "…" where the toolbar has no room (a long Chinese sentence at 200 %
+    zoom), the whole sentence in its tooltip; `text()` stays the whole sentence."""
+
+    def paintEvent(self, event) -> None:
+        area = self.contentsRect()
+        shown = self.fontMetrics().elidedText(
+            self.text(), Qt.TextElideMode.ElideRight, area.width()
+        )
+        self.setToolTip(self.text() if shown != self.text() else "")
+        painter = QPainter(self)
+        self.style().drawItemText(painter, area, int(self.alignment()), self.palette(),
+                                  self.isEnabled(), shown, self.foregroundRole())  # fmt: skip
+
+
 class ScriptToolbar(Retranslating, FollowsAppearance, QWidget):
     example_chosen = Signal(str)  # an example's key
     architecture_chosen = Signal(object)  # a ModelCall
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setObjectName("scriptToolbar")
         self._status_text: Callable[[], str] = str  # words the status line in force
         self.model_calls: list = []
         self.run_button = QPushButton()
@@ -52,7 +69,7 @@ class ScriptToolbar(Retranslating, FollowsAppearance, QWidget):
         self.architecture_button.setMenu(self.architecture_menu)
         self.architecture_button.setEnabled(False)
         self.clear_button = QPushButton()
-        self.status = QLabel()
+        self.status = StatusLine()
         self.status.setObjectName("scriptStatus")
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.busy = QProgressBar()

@@ -16,6 +16,7 @@ from tensorviz.core.script.output import output_is_routed
 from tensorviz.core.tensors.workspace import Workspace
 from tensorviz.ui.script.captured_list import MARK_COLUMN
 from tensorviz.ui.script.script_panel import ScriptPanel
+from tensorviz.ui.script.script_toolbar import StatusLine
 from tensorviz.ui.window.language import LanguageSwitcher
 
 TIMEOUT = 20_000
@@ -111,7 +112,7 @@ def test_a_language_switch_rewords_the_open_area_and_back(qtbot, panel, language
     assert len(chinese) == len(english)
     pairs = zip(chinese, english, strict=True)
     changed = {where for (where, text), (_where, before) in pairs if text != before}
-    for where in ("QLabel#scriptStatus text", "QLabel#sectionTitle text", "captured row 0 mark",
+    for where in ("StatusLine#scriptStatus text", "QLabel#sectionTitle text", "captured row 0 mark",
                   "captured row 0 tip", "QLabel#scriptInterpreter text"):  # fmt: skip
         assert where in changed, where
 
@@ -129,3 +130,16 @@ def test_a_syntax_error_and_a_stop_read_in_chinese(qtbot, panel, languages):
         qtbot.waitUntil(panel.is_running)
         panel.stop_button.click()
     assert english_left(panel) == []
+
+
+def test_a_status_line_with_no_room_ends_in_an_ellipsis_and_keeps_the_whole_in_its_tip(qtbot):
+    status = StatusLine()
+    qtbot.addWidget(status)
+    sentence = "在第 4 行失败 —— 出错前捕获了 3 个张量；工作区原有的张量保持不变"
+    status.setText(sentence)
+    status.resize(status.fontMetrics().horizontalAdvance(sentence) * 2, 30)
+    status.grab()  # paints
+    assert status.toolTip() == ""  # room for all of it
+    status.resize(status.fontMetrics().horizontalAdvance(sentence) // 2, 30)
+    status.grab()
+    assert status.toolTip() == sentence and status.text() == sentence
