@@ -84,3 +84,40 @@ def test_output_colours_streams_and_notes_skipped_text(qtbot):
     cursor = QTextCursor(view.document().findBlockByNumber(2))
     cursor.movePosition(QTextCursor.MoveOperation.Right)
     assert cursor.charFormat().foreground().color().name() == colour("error_text").name()
+
+
+@pytest.fixture
+def appearance():
+    from tensorviz.ui.window.appearance import Appearance
+
+    shared = Appearance.shared()
+    yield shared
+    shared.apply("light", 1.0)
+
+
+def test_theme_and_zoom_restyle_the_editor_and_the_output_already_shown(qtbot, appearance):
+    from tensorviz.ui.widgets.theme import DARK, LIGHT
+
+    appearance.apply("light", 1.0)
+    editor, view = CodeEditor(), OutputView()
+    for widget in (editor, view):
+        qtbot.addWidget(widget)
+        widget.show()
+    editor.setPlainText("def f(x):  # a comment\n" + "\n" * 120)
+    view.append_chunks([("stdout", "out\n"), ("stderr", "err\n")])
+    stderr = QTextCursor(view.document().findBlockByNumber(1))
+    stderr.movePosition(QTextCursor.MoveOperation.Right)
+    assert colour_at(editor, 0, 0) == LIGHT.colour("syntax_keyword").name()
+    size, gutter = editor.font().pointSizeF(), editor.gutter_width()
+
+    appearance.apply("dark")
+    qtbot.waitUntil(lambda: colour_at(editor, 0, 0) == DARK.colour("syntax_keyword").name())
+    assert colour_at(editor, 0, 12) == DARK.colour("syntax_comment").name()
+    stderr = QTextCursor(view.document().findBlockByNumber(1))
+    stderr.movePosition(QTextCursor.MoveOperation.Right)
+    assert stderr.charFormat().foreground().color() == DARK.colour("error_text")  # recoloured
+
+    appearance.apply(zoom=2.0)
+    qtbot.waitUntil(lambda: editor.font().pointSizeF() == pytest.approx(2 * size))
+    assert view.font().pointSizeF() == pytest.approx(2 * size)
+    assert editor.gutter_width() > 1.8 * gutter and editor.gutter.width() == editor.gutter_width()
