@@ -13,26 +13,27 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tensorviz.cli.arguments import PROG, CliInputError, Subcommand, print_json
 from tensorviz.core.script.output import MAX_KEPT_CHARS  # no torch: --help stays instant
+from tensorviz.core.translation import _, ngettext
 
 if TYPE_CHECKING:
     from tensorviz.core.script.limits import LimitedRun
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("script", metavar="SCRIPT.py", help="the PyTorch code to run")
+    parser.add_argument("script", metavar="SCRIPT.py", help=_("the PyTorch code to run"))
     parser.add_argument(
         "--timeout",
         type=_seconds,
         metavar="SECONDS",
-        help="stop the script after this many seconds (exit status 124)",
+        help=_("stop the script after this many seconds (exit status 124)"),
     )
 
 
@@ -40,9 +41,13 @@ def _seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds") from None
+        raise argparse.ArgumentTypeError(
+            _("'{text}' is not a number of seconds").format(text=text)
+        ) from None
     if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"the timeout must be a positive number, not {text}")
+        raise argparse.ArgumentTypeError(
+            _("the timeout must be a positive number, not {text}").format(text=text)
+        )
     return value
 
 
@@ -50,13 +55,15 @@ def _read(path: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise CliInputError(f"there is no file {path}") from None
+        raise CliInputError(_("there is no file {path}").format(path=path)) from None
     except IsADirectoryError:
-        raise CliInputError(f"{path} is a folder, not a script") from None
+        raise CliInputError(_("{path} is a folder, not a script").format(path=path)) from None
     except UnicodeDecodeError:
-        raise CliInputError(f"{path} is not UTF-8 text") from None
+        raise CliInputError(_("{path} is not UTF-8 text").format(path=path)) from None
     except OSError as error:
-        raise CliInputError(f"{path} cannot be read: {error.strerror}") from None
+        raise CliInputError(
+            _("{path} cannot be read: {reason}").format(path=path, reason=error.strerror)
+        ) from None
 
 
 def captured_rows(workspace, summary) -> list[dict]:
@@ -75,16 +82,23 @@ def captured_rows(workspace, summary) -> list[dict]:
     return rows
 
 
+def _columns(text: str) -> int:
+    """How many terminal columns `text` takes: a Chinese character takes two."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
 def _table(rows: list[dict]) -> str:
-    header = ("name", "shape", "dtype", "line", "grad_fn", "shares storage with")
+    header = (_("name"), _("shape"), "dtype", _("line"), "grad_fn", _("shares storage with"))
     cells = [
         (r["name"], str(r["shape"]), r["dtype"], str(r["line"] or ""), r["grad_fn"] or "",
          ", ".join(r["shares_storage_with"]))
         for r in rows
     ]  # fmt: skip
-    widths = [max(len(c[i]) for c in [header, *cells]) for i in range(len(header))]
+    widths = [max(_columns(c[i]) for c in [header, *cells]) for i in range(len(header))]
     return "\n".join(
-        "  ".join(text.ljust(width) for text, width in zip(line, widths, strict=True)).rstrip()
+        "  ".join(
+            text + " " * (width - _columns(text)) for text, width in zip(line, widths, strict=True)
+        ).rstrip()
         for line in [header, *cells]
     )
 
@@ -101,8 +115,12 @@ def _run_script(args: argparse.Namespace) -> int:
     result = limited.result
     if result is not None and result.status == "syntax_error":
         error = result.syntax_error
-        raise CliInputError(f"{args.script}, line {error.line}: {error.message} (nothing ran)")
-    chunks, _ = runner.output.drain(max_chars=2**62)
+        raise CliInputError(
+            _("{script}, line {line}: {message} (nothing ran)").format(
+                script=args.script, line=error.line, message=error.message
+            )
+        )
+    chunks, _unused = runner.output.drain(max_chars=2**62)
     workspace = Workspace()
     summary = apply_script_result(workspace, result, source) if result is not None else None
     report = _Report(
@@ -139,15 +157,19 @@ class _Report:
         self.failure = result.failure if result is not None else None
         if self.dropped:
             self.notes.append(
-                f"{self.dropped:,} characters of output were dropped: the run keeps the newest "
-                f"{MAX_KEPT_CHARS:,}."
+                _(
+                    "{dropped} characters of output were dropped: the run keeps the newest {kept}."
+                ).format(dropped=f"{self.dropped:,}", kept=f"{MAX_KEPT_CHARS:,}")
             )
         if threads := self.limited.threads_left:
-            many = len(threads) > 1
             self.notes.append(
-                f"the script left {len(threads)} thread{'s' if many else ''} running "
-                f"({', '.join(t.name for t in threads)}); tensorviz exits without waiting for "
-                f"{'them' if many else 'it'}."
+                ngettext(
+                    "the script left {count} thread running ({names}); tensorviz exits without "
+                    "waiting for it.",
+                    "the script left {count} threads running ({names}); tensorviz exits without "
+                    "waiting for them.",
+                    len(threads),
+                ).format(count=len(threads), names=", ".join(t.name for t in threads))
             )
 
     def print_json(self, timeout_s: float | None) -> None:
@@ -169,16 +191,15 @@ class _Report:
     def print_text(self) -> None:
         failure = self.failure
         if self.dropped:  # where the gap is: before the oldest text kept
-            sys.stderr.write(f"… {self.dropped:,} characters of earlier output dropped …\n")
+            gap = _("… {count} characters of earlier output dropped …")
+            sys.stderr.write(gap.format(count=f"{self.dropped:,}") + "\n")
         for stream, text in self.chunks:
             (sys.stderr if stream == "stderr" else sys.stdout).write(text)
         if self.rows:
-            before = f" before the error on line {self.failed_line}" if self.failed_line else ""
-            count = len(self.rows)
-            print(f"\n{count} tensor{'s' if count != 1 else ''} captured{before}:")
+            print("\n" + _captured_heading(len(self.rows), self.failed_line))
             print(_table(self.rows))
         for note in self.notes:
-            print(f"note: {note}")
+            print(_("note: {note}").format(note=note))
         if self.stop_text:
             sys.stderr.write(f"{PROG} run: {self.stop_text}\n")
         elif failure is not None and failure.explained.kind == "exit":
@@ -189,21 +210,41 @@ class _Report:
                 sys.stderr.write("\n" + failure.explained.text() + "\n")
 
 
+def _captured_heading(count: int, failed_line: int) -> str:
+    if failed_line:
+        return ngettext(
+            "{count} tensor captured before the error on line {line}:",
+            "{count} tensors captured before the error on line {line}:",
+            count,
+        ).format(count=count, line=failed_line)
+    return ngettext("{count} tensor captured:", "{count} tensors captured:", count).format(
+        count=count
+    )
+
+
+def _stopped_how(stopped_by: str, line: int) -> str:
+    if stopped_by == "timeout" and line:
+        return _("stopped after the {seconds} s timeout at line {line}")
+    if stopped_by == "timeout":
+        return _("stopped after the {seconds} s timeout")
+    if line:
+        return _("interrupted (Ctrl+C) at line {line}")
+    return _("interrupted (Ctrl+C)")
+
+
 def _stop_text(limited, timeout_s: float | None, line_now: int) -> str:
     """What a timeout or Ctrl+C stopped, in one line ("" when neither did)."""
     if not limited.stopped_by:
         return ""
     result = limited.result
     line = (result.line if result is not None else 0) or line_now
-    at = f" at line {line}" if line else ""
-    why = (
-        f"stopped after the {timeout_s:g} s timeout{at}"
-        if limited.stopped_by == "timeout"
-        else f"interrupted (Ctrl+C){at}"
-    )
+    seconds = f"{timeout_s:g}" if timeout_s is not None else ""
+    how = _stopped_how(limited.stopped_by, line).format(seconds=seconds, line=line)
     if result is None:
-        return f"{why}; a torch call that cannot be interrupted was still running, so it was left"
-    return f"{why}; what the script made is discarded"
+        return _(
+            "{stopped}; a torch call that cannot be interrupted was still running, so it was left"
+        ).format(stopped=how)
+    return _("{stopped}; what the script made is discarded").format(stopped=how)
 
 
 def _status_code(limited, failure) -> int:
@@ -228,15 +269,13 @@ def _exit_now(code: int) -> None:
 
 def _exit_code(failure) -> int | None:
     """The status the script asked for with sys.exit(N), as `python SCRIPT.py` would exit."""
-    if failure is None or failure.explained.kind != "exit":
-        return None
-    found = re.search(r"exit\((-?\d+)\)", failure.explained.title)
-    return int(found[1]) % 256 if found else 1
+    return None if failure is None else failure.exit_code
 
 
+# Marked here, translated where the registry shows it (the language is set after this import).
 COMMAND = Subcommand(
     "run",
-    "run a PyTorch script as the Script area does; list every tensor it made",
+    _("run a PyTorch script as the Script area does; list every tensor it made"),
     _add_arguments,
     _run_script,
 )

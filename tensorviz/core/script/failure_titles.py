@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 
 from tensorviz.core.explain.errors import ExplainedError
+from tensorviz.core.translation import _
 
 
 class ScriptInputError(RuntimeError):
@@ -18,15 +19,14 @@ def python_failure(error: BaseException) -> ExplainedError | None:
     if isinstance(error, RecursionError):
         return ExplainedError(
             kind="recursion",
-            title="RecursionError: the calls nested deeper than Python allows",
+            title=_("RecursionError: the calls nested deeper than Python allows"),
             torch_message="",
-            explanation=(
+            explanation=_(
                 "A function kept calling itself (or functions kept calling each other) until "
-                f"Python's limit of {sys.getrecursionlimit():,} nested calls stopped it "
-                "(sys.getrecursionlimit()). The traceback folds the repeated lines, as Python "
-                "does."
-            ),
-            fix=(
+                "Python's limit of {limit} nested calls stopped it (sys.getrecursionlimit()). "
+                "The traceback folds the repeated lines, as Python does."
+            ).format(limit=f"{sys.getrecursionlimit():,}"),
+            fix=_(
                 "Give the recursion a case that returns without calling again, or write it as a "
                 "loop. Raising the limit with sys.setrecursionlimit only postpones the error."
             ),
@@ -34,13 +34,13 @@ def python_failure(error: BaseException) -> ExplainedError | None:
     if isinstance(error, KeyboardInterrupt):
         return ExplainedError(
             kind="interrupted",
-            title="KeyboardInterrupt: the run was interrupted",
+            title=_("KeyboardInterrupt: the run was interrupted"),
             torch_message="",
-            explanation=(
+            explanation=_(
                 "KeyboardInterrupt is what Ctrl+C raises in a terminal; here the script raised "
                 "it (or it arrived while the script ran), so it ended at this line."
             ),
-            fix=(
+            fix=_(
                 "Run it again. To end a run on purpose, use Stop (Esc) in the Script area, or "
                 "--timeout SECONDS with tensorviz run."
             ),
@@ -48,9 +48,9 @@ def python_failure(error: BaseException) -> ExplainedError | None:
     if isinstance(error, ScriptInputError):
         return ExplainedError(
             kind="no_input",
-            title="input() has no keyboard to read from here",
+            title=_("input() has no keyboard to read from here"),
             torch_message="",
             explanation=str(error),
-            fix="Write the value into the script (n = 10), or read it from a file.",
+            fix=_("Write the value into the script (n = 10), or read it from a file."),
         )
     return None

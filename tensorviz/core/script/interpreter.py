@@ -7,6 +7,7 @@ import platform
 import sys
 
 from tensorviz.core.explain.errors import ExplainedError
+from tensorviz.core.translation import _
 
 
 def interpreter_text() -> str:
@@ -16,14 +17,19 @@ def interpreter_text() -> str:
 
 def missing_module_explained(error: ModuleNotFoundError) -> ExplainedError:
     """Python's own words, not torch's: the message goes into the explanation."""
-    module = (error.name or "the module").split(".")[0]
+    # a noun where the name goes (an error raised without one): no word order to break
+    module = (error.name or "").split(".")[0] or _("the module")
     return ExplainedError(
         "missing_module",
-        f"{module} is not installed in the Python tensorviz runs",
+        _("{module} is not installed in the Python tensorviz runs").format(module=module),
         "",
-        f"Python says “{error}”: the Script area runs your code in tensorviz's own Python "
-        f"({sys.executable}), not in the environment where you installed {module}.",
-        f"In the environment that has {module}, run `python -m pip install path/to/tensorviz`, "
-        "then start tensorviz there with `python -m tensorviz` — or call tensorviz.show(...) "
-        "from your own script.",
+        _(
+            "Python says “{message}”: the Script area runs your code in tensorviz's own Python "
+            "({python}), not in the environment where you installed {module}."
+        ).format(message=error, python=sys.executable, module=module),
+        _(
+            "In the environment that has {module}, run `python -m pip install "
+            "path/to/tensorviz`, then start tensorviz there with `python -m tensorviz` — or call "
+            "tensorviz.show(...) from your own script."
+        ).format(module=module),
     )

@@ -17,13 +17,18 @@ place (a failing rerun its `name_at_error` too), where a failed run never takes 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
-from tensorviz.core.script.capture import CapturedTensor
+from tensorviz.core.script.capture import MAX_TENSORS, CapturedTensor
 from tensorviz.core.script.run import ScriptResult
 from tensorviz.core.tensors.identity import shares_storage
 from tensorviz.core.tensors.workspace import Provenance, Workspace, WorkspaceEntry, WorkspaceError
 from tensorviz.core.tensors.workspace_snapshot import WorkspaceSnapshot
+from tensorviz.core.translation import _, ngettext
+
+Note = Callable[[], str]  # a note's text in the language in force when it is called
 
 
 @dataclass(frozen=True)
@@ -40,8 +45,14 @@ class CapturedRow:
 @dataclass
 class RunSummary:
     rows: list[CapturedRow] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    note_texts: list[Note] = field(default_factory=list)  # what the run decided, worded on demand
     failed_line: int = 0  # > 0: the rows are what existed before the error on this line
+
+    @property
+    def notes(self) -> list[str]:
+        """The notes in the language in force now: a list still on screen after View →
+        Language reads them again."""
+        return [text() for text in self.note_texts]
 
     @property
     def added(self) -> list[str]:
@@ -55,14 +66,25 @@ class RunSummary:
         added, updated = len(self.added), len(self.updated)
         if self.failed_line:
             count = len(self.rows)
-            return (
-                f"Failed at line {self.failed_line} — {count} tensor{'s' if count != 1 else ''} "
-                "captured before the error; the workspace's own tensors are as they were"
-            )
-        parts = [f"{added} tensor{'s' if added != 1 else ''} added"]
+            return ngettext(
+                "Failed at line {line} — {count} tensor captured before the error; the "
+                "workspace's own tensors are as they were",
+                "Failed at line {line} — {count} tensors captured before the error; the "
+                "workspace's own tensors are as they were",
+                count,
+            ).format(line=self.failed_line, count=count)
+        seconds = f"{duration_s:.2f}"
         if updated:
-            parts.append(f"{updated} updated")
-        return f"Finished in {duration_s:.2f} s — {', '.join(parts)}"
+            return ngettext(
+                "Finished in {seconds} s — {added} tensor added, {updated} updated",
+                "Finished in {seconds} s — {added} tensors added, {updated} updated",
+                added,
+            ).format(seconds=seconds, added=added, updated=updated)
+        return ngettext(
+            "Finished in {seconds} s — {added} tensor added",
+            "Finished in {seconds} s — {added} tensors added",
+            added,
+        ).format(seconds=seconds, added=added)
 
 
 AT_ERROR_SUFFIX = "_at_error"
@@ -167,7 +189,7 @@ def apply_script_result(
             try:
                 workspace.check_new_name(name)
             except WorkspaceError as error:
-                summary.notes.append(f"{captured.path} was not captured: {error}")
+                summary.note_texts.append(partial(_not_captured, captured.path, str(error)))
                 continue
             added.append(entry)
             summary.rows.append(CapturedRow(name, captured.path, line, "added", failed))
@@ -199,50 +221,79 @@ def apply_script_result(
         return put_back, after.kept_bytes if after is not None else 0
 
     held = snapshot.kept_bytes if snapshot is not None else 0
-    description = f"capture before the error on line {summary.failed_line}" if failed else None
+    if failed:
+        description = _("capture before the error on line {line}").format(line=summary.failed_line)
+    else:
+        description = _("run script")
     workspace.record_script_run(
-        added,
-        replaced,
-        changed,
-        restore,
-        description or "run script",
-        held,
-        remember_after,
+        added, replaced, changed, restore, description, held, remember_after
     )
-    summary.notes.extend(_alias_notes(workspace, aliases))
-    summary.notes.extend(_capture_notes(result))
-    summary.notes.extend(_failed_run_notes(workspace, result, summary))
+    summary.note_texts.extend(_alias_notes(workspace, aliases))
+    summary.note_texts.extend(_capture_notes(result))
+    summary.note_texts.extend(_failed_run_notes(workspace, result, summary))
     if not summary.rows:
-        summary.notes.append(_why_nothing(result))
+        summary.note_texts.append(_why_nothing(result))
     return summary
 
 
-def _alias_notes(workspace: Workspace, aliases: list[tuple[str, str]]) -> list[str]:
+def _not_captured(path: str, reason: str) -> str:
+    return _("{path} was not captured: {reason}").format(path=path, reason=reason)
+
+
+def _alias_note(path: str, first: str, in_workspace: bool) -> str:
+    if in_workspace:
+        return _("{path} is the workspace tensor {name} — not added twice.").format(
+            path=path, name=first
+        )
+    return _("{path} is the same tensor as {name} — not added twice.").format(path=path, name=first)
+
+
+def _alias_notes(workspace: Workspace, aliases: list[tuple[str, str]]) -> list[Note]:
     """`y = x` binds a second name to one tensor: say so once (not for a module's parameters
     met again under the names an earlier run gave them)."""
     notes = []
     for path, first in aliases:
         if first in workspace and _is_script_entry_for(workspace.entry(first), path):
             continue
-        what = "the workspace tensor" if first in workspace else "the same tensor as"
-        notes.append(f"{path} is {what} {first} — not added twice.")
+        notes.append(partial(_alias_note, path, first, first in workspace))
     return notes[:10]
 
 
-def _capture_notes(result: ScriptResult) -> list[str]:
+def _truncated_note() -> str:
+    return _("Only the first {count} tensors were captured; the rest were left out.").format(
+        count=MAX_TENSORS
+    )
+
+
+def _arrays_note(arrays: list[str]) -> str:
+    listed = ", ".join(arrays[:5]) + (", …" if len(arrays) > 5 else "")
+    return ngettext(
+        "{count} NumPy array not captured ({names}); wrap with torch.from_numpy to see them.",
+        "{count} NumPy arrays not captured ({names}); wrap with torch.from_numpy to see them.",
+        len(arrays),
+    ).format(count=len(arrays), names=listed)
+
+
+def _not_undoable_note() -> str:
+    return _("The workspace was too large to copy: in-place writes cannot be undone.")
+
+
+def _capture_notes(result: ScriptResult) -> list[Note]:
     capture, notes = result.capture, []
     if capture.truncated:
-        notes.append("Only the first 500 tensors were captured; the rest were left out.")
-    arrays = capture.uncaptured_arrays
-    if arrays:
-        listed = ", ".join(arrays[:5]) + (", …" if len(arrays) > 5 else "")
-        notes.append(
-            f"{len(arrays)} NumPy array{'s' if len(arrays) != 1 else ''} not captured ({listed}); "
-            "wrap with torch.from_numpy to see them."
-        )
+        notes.append(_truncated_note)
+    if capture.uncaptured_arrays:
+        notes.append(partial(_arrays_note, list(capture.uncaptured_arrays)))
     if result.snapshot is not None and not result.snapshot.complete:
-        notes.append("The workspace was too large to copy: in-place writes cannot be undone.")
+        notes.append(_not_undoable_note)
     return notes
+
+
+def _memory_put_back_note(path: str, owner: str) -> str:
+    return _(
+        "{path} reads the memory of {owner}, which the run wrote and which was put back as it "
+        "was before the run: its values are those of before the run."
+    ).format(path=path, owner=owner)
 
 
 def _failed_run_notes(workspace: Workspace, result: ScriptResult, summary: RunSummary) -> list:
@@ -256,28 +307,38 @@ def _failed_run_notes(workspace: Workspace, result: ScriptResult, summary: RunSu
         tensor = workspace.tensor(row.name)
         owners = [n for n, t in restored.items() if shares_storage(t, tensor)]
         if owners:
-            notes.append(
-                f"{row.path} reads the memory of {owners[0]}, which the run wrote and which was "
-                "put back as it was before the run: its values are those of before the run."
-            )
+            notes.append(partial(_memory_put_back_note, row.path, owners[0]))
     return notes[:5]
 
 
-def _why_nothing(result: ScriptResult) -> str:
+def _uncalled_note(uncalled: list[str]) -> str:
+    return ngettext(
+        "No tensor captured: the script defines {functions} but never calls it — a function's "
+        "tensors are captured when it returns or raises.",
+        "No tensor captured: the script defines {functions} but never calls them — a "
+        "function's tensors are captured when it returns or raises.",
+        len(uncalled),
+    ).format(functions=", ".join(f"{n}()" for n in uncalled[:4]))
+
+
+def _nothing_before_error_note() -> str:
+    return _("No tensor captured: nothing had made a tensor before the error.")
+
+
+def _nothing_left_note() -> str:
+    return _(
+        "No tensor captured: no variable of the script, or of a function it called, holds a "
+        "tensor at the end of the run (tensors deleted with del, or only printed, are gone)."
+    )
+
+
+def _why_nothing(result: ScriptResult) -> Note:
     """Why a run captured no tensor, in one sentence."""
     capture = result.capture
     defined = [n for n, line in result.function_lines.items() if "." not in n]
     uncalled = [n for n in defined if n not in capture.functions_called]
     if uncalled and not capture.functions_called:
-        listed = ", ".join(f"{n}()" for n in uncalled[:4])
-        return (
-            f"No tensor captured: the script defines {listed} but never calls "
-            f"{'it' if len(uncalled) == 1 else 'them'} — a function's tensors are captured "
-            "when it returns or raises."
-        )
+        return partial(_uncalled_note, uncalled)
     if result.status == "failed":
-        return "No tensor captured: nothing had made a tensor before the error."
-    return (
-        "No tensor captured: no variable of the script, or of a function it called, holds a "
-        "tensor at the end of the run (tensors deleted with del, or only printed, are gone)."
-    )
+        return _nothing_before_error_note
+    return _nothing_left_note

@@ -66,6 +66,7 @@ from tensorviz.core.script.source import (
     trim_traceback,
 )
 from tensorviz.core.tensors.workspace_snapshot import WorkspaceSnapshot
+from tensorviz.core.translation import _
 
 # The asynchronous exception is sent again at most every RESEND_STOP_S while the caller keeps
 # asking (a bare `except:` swallowed it, or it landed in a destructor, where Python drops it).
@@ -84,6 +85,7 @@ class ScriptFailure:
     line: int  # the script line that failed (0: unknown)
     explained: ExplainedError
     torch_error: bool  # raised inside torch, or has a known explanation
+    exit_code: int | None = None  # sys.exit(N) / exit(N): the status `python SCRIPT.py` exits with
 
 
 @dataclass
@@ -105,8 +107,10 @@ class ScriptResult:
 
 def _no_input(*_args, **_kwargs):
     raise ScriptInputError(
-        "input() cannot read anything here: a script in tensorviz has no keyboard input "
-        "(stdin). Put the value in the code instead, e.g. n = 10."
+        _(
+            "input() cannot read anything here: a script in tensorviz has no keyboard input "
+            "(stdin). Put the value in the code instead, e.g. n = 10."
+        )
     )
 
 
@@ -337,14 +341,16 @@ class ScriptRun:
     def _failure(self, error: BaseException) -> tuple[int, None, ScriptFailure]:
         trimmed = trim_traceback(error, self.source)
         explained = python_failure(error) or explain_script_error(error, self.source)
+        exit_code = None
         if isinstance(error, SystemExit):
-            explained = ExplainedError(
-                "exit", f"The script called exit({error.code!r})", "", "", ""
-            )
+            title = _("The script called exit({code})").format(code=repr(error.code))
+            explained = ExplainedError("exit", title, "", "", "")
+            exit_code = _exit_status(error.code)
         if isinstance(error, ModuleNotFoundError):
             explained = missing_module_explained(error)
         from_torch = explained.kind != "unknown" or _raised_in_torch(error)
-        return trimmed.line, None, ScriptFailure(trimmed.text, trimmed.line, explained, from_torch)
+        failure = ScriptFailure(trimmed.text, trimmed.line, explained, from_torch, exit_code)
+        return trimmed.line, None, failure
 
     def _enter_user_code(self) -> None:
         with self._lock:
@@ -375,8 +381,21 @@ def _raised_in_torch(error: BaseException) -> bool:
     return module.startswith("torch") or type(error).__module__.startswith("torch")
 
 
+def _exit_status(code) -> int:
+    """The status `python SCRIPT.py` exits with after sys.exit(code): an int modulo 256, 0 for
+    None, 1 for anything else (Python prints a message as its reason)."""
+    if code is None:
+        return 0
+    if isinstance(code, int) and not isinstance(code, bool):
+        return code % 256
+    return 1
+
+
 def _over_budget_note(nbytes: int) -> str:
     return (
-        f"Note: the workspace holds {nbytes / 2**30:.1f} GiB, too much to copy before the run, "
-        "so in-place writes into existing tensors cannot be undone if this run fails.\n"
+        _(
+            "Note: the workspace holds {size} GiB, too much to copy before the run, so in-place "
+            "writes into existing tensors cannot be undone if this run fails."
+        ).format(size=f"{nbytes / 2**30:.1f}")
+        + "\n"
     )

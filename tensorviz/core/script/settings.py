@@ -11,6 +11,8 @@ from contextlib import contextmanager
 import torch
 from torch import _tensor_str
 
+from tensorviz.core.translation import _
+
 _PRINT_FIELDS = ("precision", "threshold", "edgeitems", "linewidth", "sci_mode")
 
 
@@ -33,6 +35,24 @@ def _put_back(name: str, value) -> None:
         torch.set_num_threads(value)
 
 
+def _put_back_note(name: str) -> str:
+    """One whole sentence per setting (a translated name inside a sentence reads badly)."""
+    if name == "default dtype":
+        return _(
+            "Note: the script changed torch's default dtype; it was put back after the run (the "
+            "app shares it). Set it at the top of each script that needs it."
+        )
+    if name == "print options":
+        return _(
+            "Note: the script changed torch's print options; they were put back after the run "
+            "(the app shares them). Set them at the top of each script that needs them."
+        )
+    return _(
+        "Note: the script changed torch's number of threads; it was put back after the run (the "
+        "app shares it). Set it at the top of each script that needs it."
+    )
+
+
 @contextmanager
 def torch_settings_kept(output):
     """Run the body, then restore torch's process-wide settings, noting each one restored."""
@@ -44,11 +64,7 @@ def torch_settings_kept(output):
         for name, value in before.items():
             if after[name] != value:
                 _put_back(name, value)
-                output.write(
-                    "stderr",
-                    f"Note: the script changed torch's {name}; it was put back after the run "
-                    "(the app shares it). Set it at the top of each script that needs it.\n",
-                )
+                output.write("stderr", _put_back_note(name) + "\n")
 
 
 @contextmanager
@@ -61,8 +77,8 @@ def recursion_limit_kept(output):
     finally:
         if sys.getrecursionlimit() != before:
             sys.setrecursionlimit(before)
-            output.write(
-                "stderr",
-                f"Note: the script changed Python's recursion limit; it was put back to "
-                f"{before:,} after the run. Set it at the top of each script that needs it.\n",
-            )
+            note = _(
+                "Note: the script changed Python's recursion limit; it was put back to {limit} "
+                "after the run. Set it at the top of each script that needs it."
+            ).format(limit=f"{before:,}")
+            output.write("stderr", note + "\n")

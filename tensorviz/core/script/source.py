@@ -17,6 +17,8 @@ from types import CodeType, TracebackType
 
 import torch
 
+from tensorviz.core.translation import _, ngettext
+
 SCRIPT_FILENAME = "<script>"
 _CORE_DIR = Path(__file__).resolve().parent
 _TORCH_DIR = Path(torch.__file__).resolve().parent
@@ -31,9 +33,12 @@ class ScriptSyntaxError:
 
     def report(self) -> str:
         caret = " " * max(self.column - 1, 0) + "^"
-        where = f"line {self.line}" if self.line else "the script"
         shown = f"\n    {self.text}\n    {caret}" if self.text else ""
-        return f"SyntaxError in {where}: {self.message}{shown}"
+        if self.line:  # Python's own message stays as Python wrote it
+            said = _("SyntaxError in line {line}: {message}")
+        else:
+            said = _("SyntaxError in the script: {message}")
+        return said.format(line=self.line, message=self.message) + shown
 
 
 def compile_script(source: str) -> tuple[CodeType | None, ast.Module | None, ScriptSyntaxError]:
@@ -171,9 +176,12 @@ def trim_traceback(error: BaseException, source: str) -> TrimmedTraceback:
             parts.append(f"    {text}\n")
     parts.extend(_repeated(count))
     if torch_tail:
-        parts.append(
-            f"  (torch's own {torch_tail} frame{'s' if torch_tail != 1 else ''} below, hidden)\n"
+        hidden = ngettext(
+            "(torch's own {count} frame below, hidden)",
+            "(torch's own {count} frames below, hidden)",
+            torch_tail,
         )
+        parts.append(f"  {hidden.format(count=torch_tail)}\n")
     parts.extend(traceback.format_exception_only(type(error), error))
     return TrimmedTraceback("".join(parts), failing)
 

@@ -1,25 +1,30 @@
 """The script editor: monospace, line numbers, current-line and failing-line highlights, Python
-colours, Tab → four spaces, Enter keeps the indentation, Ctrl+/ toggles comments."""
+colours, Tab → four spaces, Enter keeps the indentation, Ctrl+/ toggles comments.
+
+Its colours are the theme's roles (read when painting, set again when the theme changes) and its
+font follows View → Zoom, the gutter with it. The text is the user's own: never translated."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QKeyEvent, QPainter, QTextCursor, QTextFormat
-from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
+from PySide6.QtWidgets import QApplication, QPlainTextEdit, QTextEdit, QWidget
 
+from tensorviz.ui.script.appearance_events import FollowsAppearance
 from tensorviz.ui.script.python_highlighter import PythonHighlighter
+from tensorviz.ui.widgets.theme import colour, current_zoom, scaled
 
 INDENT = "    "
-CURRENT_LINE = QColor("#eef3fa")
-FAILING_LINE = QColor("#fde2e0")
-GUTTER_BACKGROUND = QColor("#f3f4f6")
-GUTTER_TEXT = QColor("#9ca3af")
-GUTTER_FAILING_TEXT = QColor("#b42318")
+BASE_POINT_SIZE = 10  # at 100 % zoom; the system's fixed font when it is larger
 
 
 def monospace_font():
+    """The fixed-width font at the zoom in force; a glyph it lacks (Chinese in a comment) comes
+    from the families of the application's font, which end with a CJK one (ui/window)."""
     font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-    font.setPointSize(max(font.pointSize(), 10))
+    font.setPointSizeF(max(font.pointSizeF(), BASE_POINT_SIZE) * current_zoom())
+    behind = [f for f in QApplication.font().families() if f not in font.families()]
+    font.setFamilies([*font.families(), *behind])
     return font
 
 
@@ -35,23 +40,33 @@ class _Gutter(QWidget):
         self.editor.paint_gutter(event)
 
 
-class CodeEditor(QPlainTextEdit):
+class CodeEditor(FollowsAppearance, QPlainTextEdit):
     run_requested = Signal()  # Ctrl+Enter
     stop_requested = Signal()  # Esc
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("codeEditor")
-        self.setFont(monospace_font())
+        self.setProperty("verbatim", True)  # the user's code: never translated
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 4)
         self.failing_line = 0
         self.highlighter = PythonHighlighter(self.document())
         self.gutter = _Gutter(self)
         self.blockCountChanged.connect(self._update_gutter_width)
         self.updateRequest.connect(self._on_update_requested)
         self.cursorPositionChanged.connect(self._update_highlights)
+        self.restyle_if_changed()
+
+    def lost_style(self) -> bool:
+        return self.font().pointSizeF() != monospace_font().pointSizeF()
+
+    def restyle(self) -> None:
+        """The theme or zoom changed: the font, the gutter's width, the colours again."""
+        self.setFont(monospace_font())
+        self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 4)
+        self.highlighter.restyle()
         self._update_gutter_width()
+        self._place_gutter()
         self._update_highlights()
 
     # --- failing line ----------------------------------------------------------------------------
@@ -74,7 +89,7 @@ class CodeEditor(QPlainTextEdit):
 
     def gutter_width(self) -> int:
         digits = max(3, len(str(self.blockCount())))
-        return 14 + self.fontMetrics().horizontalAdvance("9") * digits
+        return scaled(14) + self.fontMetrics().horizontalAdvance("9") * digits
 
     def _update_gutter_width(self, _count: int = 0) -> None:
         self.setViewportMargins(self.gutter_width(), 0, 0, 0)
@@ -87,12 +102,15 @@ class CodeEditor(QPlainTextEdit):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        self._place_gutter()
+
+    def _place_gutter(self) -> None:
         area = self.contentsRect()
         self.gutter.setGeometry(QRect(area.left(), area.top(), self.gutter_width(), area.height()))
 
     def paint_gutter(self, event) -> None:
         painter = QPainter(self.gutter)
-        painter.fillRect(event.rect(), GUTTER_BACKGROUND)
+        painter.fillRect(event.rect(), colour("code_background"))
         block = self.firstVisibleBlock()
         top = round(self.blockBoundingGeometry(block).translated(self.contentOffset()).top())
         height = self.fontMetrics().height()
@@ -102,14 +120,14 @@ class CodeEditor(QPlainTextEdit):
             if block.isVisible() and bottom >= event.rect().top():
                 number = block.blockNumber() + 1
                 failing = number == self.failing_line
-                painter.setPen(GUTTER_FAILING_TEXT if failing else GUTTER_TEXT)
+                painter.setPen(colour("error_text" if failing else "gutter_text"))
                 font = painter.font()
                 font.setBold(failing or block.blockNumber() == current)
                 painter.setFont(font)
                 painter.drawText(
                     0,
                     top,
-                    self.gutter.width() - 6,
+                    self.gutter.width() - scaled(6),
                     height,
                     Qt.AlignmentFlag.AlignRight,
                     str(number),
@@ -129,9 +147,11 @@ class CodeEditor(QPlainTextEdit):
         return selection
 
     def _update_highlights(self) -> None:
-        selections = [self._line_selection(self.textCursor().blockNumber(), CURRENT_LINE)]
+        current = self._line_selection(self.textCursor().blockNumber(), colour("current_line"))
+        selections = [current]
         if 0 < self.failing_line <= self.blockCount():
-            selections.append(self._line_selection(self.failing_line - 1, FAILING_LINE))
+            failing = colour("failing_line")
+            selections.append(self._line_selection(self.failing_line - 1, failing))
         self.setExtraSelections(selections)
         self.gutter.update()
 

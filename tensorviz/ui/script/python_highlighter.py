@@ -1,5 +1,7 @@
 """Python syntax colours for the script editor: keywords, builtins, strings (triple-quoted ones
-across lines too), comments, numbers, decorators, and the names torch / nn / F / np."""
+across lines too), comments, numbers, decorators, and the names torch / nn / F / np. The colours
+are the theme's `syntax_*` roles (readable on both themes' editor background, current and
+failing line); the editor has the text coloured again when the theme changes."""
 
 from __future__ import annotations
 
@@ -7,28 +9,35 @@ import builtins
 import keyword
 import re
 
-from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat
+from PySide6.QtGui import QFont, QSyntaxHighlighter, QTextCharFormat
 
+from tensorviz.ui.widgets.theme import colour
 
-def _format(colour: str, bold: bool = False, italic: bool = False) -> QTextCharFormat:
-    text_format = QTextCharFormat()
-    text_format.setForeground(QColor(colour))
-    if bold:
-        text_format.setFontWeight(QFont.Weight.Bold)
-    text_format.setFontItalic(italic)
-    return text_format
-
-
-FORMATS = {
-    "keyword": _format("#8d3fd3", bold=True),
-    "builtin": _format("#3d5a80"),
-    "module": _format("#2a7d73", bold=True),
-    "string": _format("#b5651d"),
-    "comment": _format("#6b7280", italic=True),
-    "number": _format("#c0392b"),
-    "decorator": _format("#2a9d8f"),
-    "definition": _format("#1f2a44", bold=True),
+# kind → (bold, italic); the colour is the theme's role `syntax_<kind>`
+STYLES = {
+    "keyword": (True, False),
+    "builtin": (False, False),
+    "module": (True, False),
+    "string": (False, False),
+    "comment": (False, True),
+    "number": (False, False),
+    "decorator": (False, False),
+    "definition": (True, False),
 }
+
+
+def syntax_formats() -> dict[str, QTextCharFormat]:
+    """Each kind's format in the theme in force."""
+    formats = {}
+    for kind, (bold, italic) in STYLES.items():
+        text_format = QTextCharFormat()
+        text_format.setForeground(colour(f"syntax_{kind}"))
+        if bold:
+            text_format.setFontWeight(QFont.Weight.Bold)
+        text_format.setFontItalic(italic)
+        formats[kind] = text_format
+    return formats
+
 
 _BUILTINS = sorted(n for n in dir(builtins) if not n.startswith("_"))
 _RULES = [
@@ -55,12 +64,21 @@ _DELIMITER = {_IN_SINGLE_TRIPLE: "'''", _IN_DOUBLE_TRIPLE: '"""'}
 
 
 class PythonHighlighter(QSyntaxHighlighter):
+    def __init__(self, document) -> None:
+        super().__init__(document)
+        self.formats = syntax_formats()
+
+    def restyle(self) -> None:
+        """Colour the text again in the theme in force (its editor calls this)."""
+        self.formats = syntax_formats()
+        self.rehighlight()
+
     def highlightBlock(self, text: str) -> None:
         for pattern, kind in _RULES:
             for match in pattern.finditer(text):
                 group = 1 if pattern.groups else 0
                 self.setFormat(
-                    match.start(group), match.end(group) - match.start(group), FORMATS[kind]
+                    match.start(group), match.end(group) - match.start(group), self.formats[kind]
                 )
         self.setCurrentBlockState(_OUTSIDE)
         start = 0
@@ -68,10 +86,10 @@ class PythonHighlighter(QSyntaxHighlighter):
         if state in _DELIMITER:  # inside a triple-quoted string that began on an earlier line
             end = text.find(_DELIMITER[state])
             if end < 0:
-                self.setFormat(0, len(text), FORMATS["string"])
+                self.setFormat(0, len(text), self.formats["string"])
                 self.setCurrentBlockState(state)
                 return
-            self.setFormat(0, end + 3, FORMATS["string"])
+            self.setFormat(0, end + 3, self.formats["string"])
             start = end + 3
         self._strings_and_comments(text, start)
 
@@ -79,18 +97,18 @@ class PythonHighlighter(QSyntaxHighlighter):
         position = start
         while (match := _STRING_OR_COMMENT.search(text, position)) is not None:
             if match.group("comment"):
-                self.setFormat(match.start(), len(text) - match.start(), FORMATS["comment"])
+                self.setFormat(match.start(), len(text) - match.start(), self.formats["comment"])
                 return
             if match.group("triple"):
                 delimiter = match.group("triple")[-3:]
                 end = text.find(delimiter, match.end())
                 if end < 0:
-                    self.setFormat(match.start(), len(text) - match.start(), FORMATS["string"])
+                    self.setFormat(match.start(), len(text) - match.start(), self.formats["string"])
                     state = _IN_SINGLE_TRIPLE if delimiter == "'''" else _IN_DOUBLE_TRIPLE
                     self.setCurrentBlockState(state)
                     return
-                self.setFormat(match.start(), end + 3 - match.start(), FORMATS["string"])
+                self.setFormat(match.start(), end + 3 - match.start(), self.formats["string"])
                 position = end + 3
                 continue
-            self.setFormat(match.start(), match.end() - match.start(), FORMATS["string"])
+            self.setFormat(match.start(), match.end() - match.start(), self.formats["string"])
             position = max(match.end(), match.start() + 1)

@@ -4,6 +4,10 @@ run captured — a one-click way to the Workbench, the Memory layout and the Aut
 States: idle → running → (stopping →) idle. The script runs in a ScriptThread; its result comes
 back tagged with a generation and is dropped if the panel has moved on (shut down). The output
 queue is drained every OUTPUT_POLL_MS; the status line ticks every STATUS_POLL_MS.
+
+Words: the toolbar, the menus and the status line follow View → Language at once (the status
+line keeps how to word itself, ScriptToolbar.say); the output pane is a log, as a terminal is,
+and keeps what it printed in the language of then.
 """
 
 from __future__ import annotations
@@ -13,53 +17,41 @@ import time
 import torch
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
-from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QLabel,
-    QMenu,
-    QProgressBar,
-    QPushButton,
-    QSizePolicy,
-    QSplitter,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from tensorviz.core.autograd.script_backward import ScriptBackwardRecorder
-from tensorviz.core.script.examples import example_by_key, script_examples
+from tensorviz.core.script.examples import example_by_key
 from tensorviz.core.script.interpreter import interpreter_text
 from tensorviz.core.script.output import MAX_KEPT_CHARS
 from tensorviz.core.script.results import RunSummary, apply_script_result
 from tensorviz.core.script.run import ScriptResult, ScriptRun
 from tensorviz.core.script.source import SCRIPT_FILENAME
 from tensorviz.core.tensors.workspace import Workspace, WorkspaceError
+from tensorviz.ui.script.appearance_events import FollowsAppearance
 from tensorviz.ui.script.captured_list import CapturedList
 from tensorviz.ui.script.code_editor import CodeEditor
 from tensorviz.ui.script.output_view import MAX_LINES, OutputView
+from tensorviz.ui.script.run_status_texts import (
+    failed_text,
+    running_text,
+    stop_wait_text,
+    stopped_text,
+)
 from tensorviz.ui.script.script_errors import ScriptErrorBox
 from tensorviz.ui.script.script_thread import ScriptThread
+from tensorviz.ui.script.script_toolbar import ScriptToolbar
+from tensorviz.ui.widgets.retranslating import Retranslating
+from tensorviz.ui.widgets.theme import scaled
 
 OUTPUT_POLL_MS = 50
 STATUS_POLL_MS = 100
 SAVE_DELAY_MS = 800
 STOP_PATIENCE_S = 1.0  # after this, say which torch call the stop is waiting for
 DEFAULT_EXAMPLE = "06_autograd"
+__all__ = ["ScriptPanel", "stop_wait_text"]  # stop_wait_text: where tests and callers found it
 
 
-def stop_wait_text(source: str, line: int, call: str | None) -> str:
-    """What the status line says when a stop has not landed after STOP_PATIENCE_S."""
-    lines = source.splitlines()
-    code = lines[line - 1].strip() if 0 < line <= len(lines) else ""
-    what = call or (f"line {line} (`{code[:60]}`)" if code else "the script")
-    at = f" on line {line}" if call and line else ""
-    return (
-        f"Stopping: waiting for {what}{at} to return — one torch call cannot be interrupted "
-        "mid-way; the run's results will be discarded"
-    )
-
-
-class ScriptPanel(QWidget):
+class ScriptPanel(Retranslating, FollowsAppearance, QWidget):
     status_message = Signal(str)
     run_finished = Signal(str)  # "finished" | "failed" | "stopped" | "syntax_error"
     graph_requested = Signal(str)
@@ -89,50 +81,33 @@ class ScriptPanel(QWidget):
         self.editor.setPlainText(saved if saved is not None else self._default_text())
         self.editor.document().setModified(False)
         self._set_running(False)
+        self.restyle_if_changed()
+        self.retranslate()
+
+    def restyle(self) -> None:
+        self.right.setMinimumWidth(scaled(280))
+
+    def retranslate(self) -> None:
+        self.interpreter.setText(self.tr("Runs in %1").replace("%1", interpreter_text()))
+        self.interpreter.setToolTip(
+            self.tr(
+                "Scripts run in tensorviz's own Python: a package it lacks cannot be imported. "
+                "Install tensorviz into your environment (pip install path/to/tensorviz) to "
+                "run it there."
+            )
+        )
 
     # --- construction ----------------------------------------------------------------------------
 
     def _build(self) -> None:
-        self.run_button = QPushButton("▶  Run")
-        self.run_button.setObjectName("primaryButton")
-        self.run_button.setToolTip("Run the script (Ctrl+Enter)")
-        self.stop_button = QPushButton("■  Stop")
-        self.stop_button.setToolTip("Stop the running script (Esc)")
-        self.examples_button = QToolButton()
-        self.examples_button.setText("Examples")
-        self.examples_button.setToolTip("Load a short script for one topic of PyTorch")
-        self.examples_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.examples_menu = QMenu(self.examples_button)
-        for example in script_examples():
-            action = self.examples_menu.addAction(example.title)
-            action.setToolTip(f"Leaves {', '.join(example.promises)} in the workspace")
-            action.triggered.connect(lambda _=False, k=example.key: self.load_example(k))
-        self.examples_button.setMenu(self.examples_menu)
-        self.architecture_button = QToolButton()
-        self.architecture_button.setText("Architecture")
-        self.architecture_button.setToolTip(
-            "See the forward of a model the last run called, module by module, on its input"
-        )
-        self.architecture_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.architecture_menu = QMenu(self.architecture_button)
-        self.architecture_button.setMenu(self.architecture_menu)
-        self.architecture_button.setEnabled(False)
-        self.clear_button = QPushButton("Clear output")
-        self.status = QLabel()
-        self.status.setObjectName("scriptStatus")
-        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.busy = QProgressBar()
-        self.busy.setRange(0, 0)
-        self.busy.setMaximumWidth(90)
-        self.busy.setMaximumHeight(12)
-        self.busy.setTextVisible(False)
-        toolbar = QHBoxLayout()
-        for widget in (self.run_button, self.stop_button, self.examples_button,
-                       self.architecture_button, self.clear_button):  # fmt: skip
-            toolbar.addWidget(widget)
-        toolbar.addSpacing(8)
-        toolbar.addWidget(self.busy)
-        toolbar.addWidget(self.status, 1)
+        self.toolbar = ScriptToolbar()
+        self.run_button, self.stop_button = self.toolbar.run_button, self.toolbar.stop_button
+        self.examples_button = self.toolbar.examples_button
+        self.examples_menu = self.toolbar.examples_menu
+        self.architecture_button = self.toolbar.architecture_button
+        self.architecture_menu = self.toolbar.architecture_menu
+        self.clear_button, self.status = self.toolbar.clear_button, self.toolbar.status
+        self.busy = self.toolbar.busy
 
         self.editor = CodeEditor()
         self.output = OutputView()
@@ -144,8 +119,7 @@ class ScriptPanel(QWidget):
         left.setStretchFactor(1, 1)
         left.setSizes([540, 180])  # scaled to the real height on first show
         self.captured = CapturedList(self.workspace)
-        right = QWidget()  # the error of the last run above what the last good run captured
-        right.setMinimumWidth(280)
+        self.right = right = QWidget()  # the last run's error above what the last good run captured
         column = QVBoxLayout(right)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.error_box)
@@ -156,17 +130,12 @@ class ScriptPanel(QWidget):
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)  # room for the Captured list's autograd columns
         self.splitter.setChildrenCollapsible(False)
-        self.interpreter = QLabel(f"Runs in {interpreter_text()}")
+        self.interpreter = QLabel()
         self.interpreter.setObjectName("scriptInterpreter")
-        self.interpreter.setToolTip(
-            "Scripts run in tensorviz's own Python: a package it lacks cannot be imported. "
-            "Install tensorviz into your environment (pip install path/to/tensorviz) to run "
-            "it there."
-        )
         self.interpreter.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.interpreter.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout = QVBoxLayout(self)
-        layout.addLayout(toolbar)
+        layout.addWidget(self.toolbar)
         layout.addWidget(self.splitter, 1)
         layout.addWidget(self.interpreter)
 
@@ -179,6 +148,8 @@ class ScriptPanel(QWidget):
         self.save_timer.setInterval(SAVE_DELAY_MS)
 
     def _connect(self) -> None:
+        self.toolbar.example_chosen.connect(self.load_example)
+        self.toolbar.architecture_chosen.connect(self.architecture_requested)
         self.run_button.clicked.connect(self.run_script)
         self.stop_button.clicked.connect(self.stop)
         self.clear_button.clicked.connect(self.output.clear)
@@ -227,9 +198,15 @@ class ScriptPanel(QWidget):
         replaced = self.text().strip() and self.text() != example.source
         self.set_text(example.source)
         self.editor.set_failing_line(0)
-        undo = " — Ctrl+Z in the editor brings your text back" if replaced else ""
-        self.status.setText(f"Example “{example.title}” loaded{undo}")
-        self.status_message.emit(f"Loaded example “{example.title}”{undo}")
+        if replaced:
+            self.toolbar.say(
+                lambda: self.tr(
+                    "Example “%1” loaded — Ctrl+Z in the editor brings your text back"
+                ).replace("%1", example.title)
+            )
+        else:
+            self.toolbar.say(lambda: self.tr("Example “%1” loaded").replace("%1", example.title))
+        self.status_message.emit(self.status.text())
 
     # --- running ---------------------------------------------------------------------------------
 
@@ -255,7 +232,7 @@ class ScriptPanel(QWidget):
         )
         self.thread = ScriptThread(self.script_run, self.generation)
         self.thread.run_finished.connect(self._on_run_finished)
-        self.output.append_line(f"▶ Run at {time.strftime('%H:%M:%S')}")
+        self.output.append_line(self.tr("▶ Run at %1").replace("%1", time.strftime("%H:%M:%S")))
         self._started, self._stop_requested_at = time.monotonic(), None
         self._set_running(True)
         self.thread.start()
@@ -267,7 +244,7 @@ class ScriptPanel(QWidget):
             self._stop_requested_at = time.monotonic()
         self.script_run.request_stop()
         self.stop_button.setEnabled(False)
-        self.status.setText("Stopping…")
+        self.toolbar.say(lambda: self.tr("Stopping…"))
 
     def _set_running(self, running: bool) -> None:
         self.run_button.setEnabled(not running)
@@ -287,14 +264,14 @@ class ScriptPanel(QWidget):
         elapsed = time.monotonic() - self._started
         if self._stop_requested_at is None:
             line, _call = self.script_run.progress()
-            where = f" — line {line}" if line else ""
-            self.status.setText(f"Running… {elapsed:.1f} s{where}")
+            self.toolbar.say(lambda: running_text(elapsed, line))
             return
         self.script_run.request_stop()  # repeated: a bare `except:` may swallow one request
         waited = time.monotonic() - self._stop_requested_at
         line, call = self.script_run.progress()
         if waited >= STOP_PATIENCE_S:
-            self.status.setText(stop_wait_text(self._source, line, call))
+            source = self._source
+            self.toolbar.say(lambda: stop_wait_text(source, line, call))
 
     def _drain_output(self) -> None:
         if self.script_run is not None:
@@ -327,12 +304,16 @@ class ScriptPanel(QWidget):
         """Say how much output the run dropped in all, and why (nothing is dropped silently)."""
         dropped = self.script_run.output.total_dropped if self.script_run is not None else 0
         if dropped:
+            text = self.tr(
+                "%1 characters of this run's output were dropped: a run keeps its newest %2 and "
+                "the pane shows what it could keep up with"
+            )
             self.output.append_line(
-                f"{dropped:,} characters of this run's output were dropped: a run keeps its "
-                f"newest {MAX_KEPT_CHARS:,} and the pane shows what it could keep up with"
+                text.replace("%1", f"{dropped:,}").replace("%2", f"{MAX_KEPT_CHARS:,}")
             )
         elif self.output.lines_fell_off():
-            self.output.append_line(f"The pane keeps the last {MAX_LINES:,} lines; older ones left")
+            text = self.tr("The pane keeps the last %1 lines; older ones left")
+            self.output.append_line(text.replace("%1", f"{MAX_LINES:,}"))
 
     def _apply(self, result: ScriptResult) -> RunSummary | None:
         """The run's tensors into the workspace (one undoable step); None when they cannot be."""
@@ -356,8 +337,12 @@ class ScriptPanel(QWidget):
                 redo_namespace if finished else None,
             )
         except WorkspaceError as error:  # e.g. the workspace changed in a way we cannot merge
-            self.output.append_line(f"The run's tensors could not be added: {error}", "stderr")
-            self.captured.show_nothing("Captured", f"Nothing was captured: {error}")
+            said = str(error)
+            text = self.tr("The run's tensors could not be added: %1").replace("%1", said)
+            self.output.append_line(text, "stderr")
+            self.captured.show_nothing(
+                lambda: self.tr("Nothing was captured: %1").replace("%1", said)
+            )
             return None
         if finished:
             self._namespace = kept_after
@@ -367,26 +352,28 @@ class ScriptPanel(QWidget):
     def _on_finished(self, result: ScriptResult) -> None:
         summary = self._apply(result)
         if summary is None:
-            self.status.setText("Finished, but nothing was captured")
+            self.toolbar.say(lambda: self.tr("Finished, but nothing was captured"))
             return
         self.captured.show_summary(summary)
         self._offer_architectures(result.model_calls)
-        headline = summary.headline(result.duration_s)
+        duration = result.duration_s
+        headline = summary.headline(duration)
         for note in summary.notes:
             self.output.append_line(note)
         self.output.append_line(f"✓ {headline}", "ok")
-        self.status.setText(
-            headline + (" — Edit → Undo takes the run back" if summary.rows else "")
-        )
+        if summary.rows:
+            self.toolbar.say(
+                lambda: self.tr("%1 — Edit → Undo takes the run back").replace(
+                    "%1", summary.headline(duration)
+                )
+            )
+        else:
+            self.toolbar.say(lambda: summary.headline(duration))
         self.status_message.emit(headline)
 
     def _offer_architectures(self, calls) -> None:
-        self.model_calls = list(calls)
-        self.architecture_menu.clear()
-        for call in calls:
-            action = self.architecture_menu.addAction(f"Architecture of {call.text}")
-            action.triggered.connect(lambda _=False, c=call: self.architecture_requested.emit(c))
-        self.architecture_button.setEnabled(bool(calls))
+        self.toolbar.offer_architectures(calls)
+        self.model_calls = self.toolbar.model_calls
 
     def _on_failed(self, result: ScriptResult) -> None:
         failure = result.failure
@@ -394,27 +381,33 @@ class ScriptPanel(QWidget):
         self.editor.set_failing_line(failure.line)
         self.error_box.show_failure(failure)
         summary = self._apply(result)  # what existed before the error, beside the workspace
-        where = f" at line {failure.line}" if failure.line else ""
-        if summary is None:
-            self.status.setText(f"Failed{where} — the workspace is as it was before the run")
+        if summary is not None:
+            self.captured.show_summary(summary)  # never the previous run's rows
+            for note in summary.notes:
+                self.output.append_line(note)
+        if summary is None or not summary.rows:
+            self.toolbar.say(lambda: failed_text(failure.line))
             return
-        self.captured.show_summary(summary)  # never the previous run's rows
-        for note in summary.notes:
-            self.output.append_line(note)
-        if not summary.rows:
-            self.status.setText(f"Failed{where} — the workspace is as it was before the run")
-            return
-        headline = summary.headline(result.duration_s)
-        self.status.setText(headline)
-        self.status_message.emit(headline)
+        duration = result.duration_s
+        self.toolbar.say(lambda: summary.headline(duration))
+        self.status_message.emit(self.status.text())
 
     def _on_stopped(self, result: ScriptResult) -> None:
-        where = f" at line {result.line}" if result.line else ""
+        line = result.line
         self.editor.set_failing_line(0)
-        self.output.append_line(f"■ Stopped{where}; the workspace is as it was before the run")
-        self.status.setText(f"Stopped{where}")
+        self.toolbar.say(lambda: stopped_text(line))
+        if line:
+            said = self.tr("■ Stopped at line %1; the workspace is as it was before the run")
+            self.output.append_line(said.replace("%1", str(line)))
+            self.captured.show_nothing(
+                lambda: self.tr(
+                    "Stopped at line %1: a stopped run's tensors are discarded."
+                ).replace("%1", str(line))
+            )
+            return
+        self.output.append_line(self.tr("■ Stopped; the workspace is as it was before the run"))
         self.captured.show_nothing(
-            "Captured", f"Stopped{where}: a stopped run's tensors are discarded."
+            lambda: self.tr("Stopped: a stopped run's tensors are discarded.")
         )
 
     def _on_syntax_error(self, result: ScriptResult) -> None:
@@ -422,22 +415,27 @@ class ScriptPanel(QWidget):
         self.output.append_chunks([("stderr", error.report() + "\n")])
         self.editor.set_failing_line(error.line)
         self.error_box.show_syntax_error(error)
-        self.status.setText(f"Syntax error on line {error.line} — nothing ran")
-        self.captured.show_nothing("Captured", f"Syntax error on line {error.line}: nothing ran.")
+        line = str(error.line)
+        self.toolbar.say(
+            lambda: self.tr("Syntax error on line %1 — nothing ran").replace("%1", line)
+        )
+        self.captured.show_nothing(
+            lambda: self.tr("Syntax error on line %1: nothing ran.").replace("%1", line)
+        )
 
     # --- Edit → Undo / Redo and closing ----------------------------------------------------------
 
     def undo(self) -> None:
         if not self.workspace.can_undo():
-            self.status_message.emit("Nothing to undo")
+            self.status_message.emit(self.tr("Nothing to undo"))
             return
-        self.status_message.emit(f"Undid {self.workspace.undo()}")
+        self.status_message.emit(self.tr("Undid %1").replace("%1", self.workspace.undo()))
 
     def redo(self) -> None:
         if not self.workspace.can_redo():
-            self.status_message.emit("Nothing to redo")
+            self.status_message.emit(self.tr("Nothing to redo"))
             return
-        self.status_message.emit(f"Redid {self.workspace.redo()}")
+        self.status_message.emit(self.tr("Redid %1").replace("%1", self.workspace.redo()))
 
     def shutdown(self) -> None:
         """Stop a running script and join its thread; keep the text (window closing)."""

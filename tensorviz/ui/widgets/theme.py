@@ -47,6 +47,10 @@ LIGHT = Theme(
         "info_background": "#eef6fb", "info_border": "#98c1d9",
         "current_line": "#eef3fa", "failing_line": "#fde2e0",
         "plot_background": "#ffffff", "plot_foreground": "#1f2a44",
+        # the Script area's Python colours (ui/script/python_highlighter.py) and its gutter
+        "syntax_keyword": "#8331c9", "syntax_builtin": "#3d5a80", "syntax_module": "#1f6f66",
+        "syntax_string": "#9a5210", "syntax_comment": "#5f6673", "syntax_number": "#b42318",
+        "syntax_decorator": "#1d7268", "syntax_definition": "#1f2a44", "gutter_text": "#5f6673",
     },
     ("#3d5a80", "#ee6c4d", "#2a9d8f", "#8d5fd3", "#e9a23b", "#c0392b", "#5c7c2f", "#d6336c"),
 )  # fmt: skip
@@ -65,6 +69,9 @@ DARK = Theme(
         "info_background": "#1c2b3a", "info_border": "#3f6b8f",
         "current_line": "#242b3b", "failing_line": "#4a2326",
         "plot_background": "#181c24", "plot_foreground": "#d5dbe6",
+        "syntax_keyword": "#c792ea", "syntax_builtin": "#82aaff", "syntax_module": "#7fd6c8",
+        "syntax_string": "#f0b37e", "syntax_comment": "#98a2b3", "syntax_number": "#f78c6c",
+        "syntax_decorator": "#89ddff", "syntax_definition": "#e6e9ef", "gutter_text": "#a8b0bf",
     },
     ("#7fa7d9", "#ff8a65", "#4fc3b1", "#b39ddb", "#f2c14e", "#ef6f6c", "#9ccc65", "#f48fb1"),
 )  # fmt: skip
@@ -80,6 +87,12 @@ TEXT_ON_BACKGROUND = (
     ("warning_text", "notice_background"), ("text", "notice_background"),
     ("text", "info_background"), ("text", "code_background"), ("text", "current_line"),
     ("text", "failing_line"), ("text", "selection"), ("plot_foreground", "plot_background"),
+    # the script editor: every Python colour on its background, its current and failing line
+    *((f"syntax_{kind}", background)
+      for kind in ("keyword", "builtin", "module", "string", "comment", "number", "decorator",
+                   "definition")
+      for background in ("window", "current_line", "failing_line")),
+    ("gutter_text", "code_background"), ("error_text", "code_background"),
 )  # fmt: skip
 
 

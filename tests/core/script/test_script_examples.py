@@ -1,14 +1,18 @@
 """Every example script runs and leaves the tensors it promises, in the Script area and as plain
 `python FILE.py`; the errors and devices examples print torch's own messages."""
 
+import io
+import re
 import subprocess
 import sys
+import tokenize
 
 import pytest
 import torch
 from script_helpers import run_script
 
-from tensorviz.core.script.examples import example_by_key, script_examples
+from tensorviz.core import translation
+from tensorviz.core.script.examples import example_by_key, marked_titles, script_examples
 from tensorviz.core.tensors.workbench_actions import populate_default_workspace
 from tensorviz.core.tensors.workspace import Workspace
 from tensorviz.resource_files import resource_path
@@ -119,3 +123,47 @@ def test_devices_example_shows_torchs_real_device_error():
     assert workspace.tensor("product").device.type == device
     if not torch.cuda.is_available():
         assert "cuda without CUDA:" in text
+
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+HEADERS = ("title:", "promises:")
+
+
+def _comment_blocks(source: str) -> list[tuple[int, str]]:
+    """(line, text) of each inline comment and of each run of whole-line comments."""
+    blocks: list[tuple[int, str]] = []
+    last_whole_line = -2
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type != tokenize.COMMENT:
+            continue
+        text, row = token.string.lstrip("#").strip(), token.start[0]
+        if text.startswith(HEADERS):
+            continue
+        whole_line = token.line.strip().startswith("#")
+        if whole_line and row == last_whole_line + 1 and blocks:
+            blocks[-1] = (blocks[-1][0], blocks[-1][1] + "\n" + text)
+        else:
+            blocks.append((row, text))
+        last_whole_line = row if whole_line else -2
+    return blocks
+
+
+@pytest.mark.parametrize("example", script_examples(), ids=lambda e: e.key)
+def test_every_comment_of_an_example_says_it_in_english_and_chinese(example):
+    blocks = _comment_blocks(example.source)
+    assert blocks
+    for line, text in blocks:  # a comment of only code or shapes ("[3, 1]", "int64") is both
+        words = re.sub(r"`[^`]*`|\S*[_.()\[\]=@\d]\S*", " ", CJK.sub(" ", text))
+        if re.search(r"[A-Za-z]{3,}", words):
+            assert CJK.search(text), (line, text)
+    assert any(CJK.search(text) for _line, text in blocks)
+
+
+def test_the_catalogue_marks_every_title_and_shows_it_in_chinese():
+    assert marked_titles() == tuple(e.english_title for e in script_examples())
+    try:
+        translation.set_language("zh_CN")
+        for example in script_examples():
+            assert CJK.search(example.title) and example.title != example.english_title
+    finally:
+        translation.set_language("en")

@@ -5,8 +5,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 
 from tensorviz.ui.script.code_editor import CodeEditor
-from tensorviz.ui.script.output_view import COLOURS, OutputView
-from tensorviz.ui.script.python_highlighter import FORMATS
+from tensorviz.ui.script.output_view import OutputView
+from tensorviz.ui.widgets.theme import colour
 
 
 @pytest.fixture
@@ -29,10 +29,10 @@ def test_colours_keywords_strings_comments_and_triple_quoted_strings(editor):
     editor.setPlainText(
         'def f(x):  # note\n    s = """one\ntwo # not a comment\n"""\n    return 3\n'
     )
-    keyword = FORMATS["keyword"].foreground().color().name()
-    string = FORMATS["string"].foreground().color().name()
-    comment = FORMATS["comment"].foreground().color().name()
-    number = FORMATS["number"].foreground().color().name()
+    keyword, string, comment, number = (
+        colour(f"syntax_{kind}").name() for kind in ("keyword", "string", "comment", "number")
+    )
+    assert len({keyword, string, comment, number}) == 4
     assert colour_at(editor, 0, 0) == keyword  # def
     assert colour_at(editor, 0, 12) == comment
     assert colour_at(editor, 1, 10) == string  # """one
@@ -83,4 +83,41 @@ def test_output_colours_streams_and_notes_skipped_text(qtbot):
     assert "10 characters of output dropped" in text and text.index("out") < text.index("err")
     cursor = QTextCursor(view.document().findBlockByNumber(2))
     cursor.movePosition(QTextCursor.MoveOperation.Right)
-    assert cursor.charFormat().foreground().color().name() == COLOURS["stderr"]
+    assert cursor.charFormat().foreground().color().name() == colour("error_text").name()
+
+
+@pytest.fixture
+def appearance():
+    from tensorviz.ui.window.appearance import Appearance
+
+    shared = Appearance.shared()
+    yield shared
+    shared.apply("light", 1.0)
+
+
+def test_theme_and_zoom_restyle_the_editor_and_the_output_already_shown(qtbot, appearance):
+    from tensorviz.ui.widgets.theme import DARK, LIGHT
+
+    appearance.apply("light", 1.0)
+    editor, view = CodeEditor(), OutputView()
+    for widget in (editor, view):
+        qtbot.addWidget(widget)
+        widget.show()
+    editor.setPlainText("def f(x):  # a comment\n" + "\n" * 120)
+    view.append_chunks([("stdout", "out\n"), ("stderr", "err\n")])
+    stderr = QTextCursor(view.document().findBlockByNumber(1))
+    stderr.movePosition(QTextCursor.MoveOperation.Right)
+    assert colour_at(editor, 0, 0) == LIGHT.colour("syntax_keyword").name()
+    size, gutter = editor.font().pointSizeF(), editor.gutter_width()
+
+    appearance.apply("dark")
+    qtbot.waitUntil(lambda: colour_at(editor, 0, 0) == DARK.colour("syntax_keyword").name())
+    assert colour_at(editor, 0, 12) == DARK.colour("syntax_comment").name()
+    stderr = QTextCursor(view.document().findBlockByNumber(1))
+    stderr.movePosition(QTextCursor.MoveOperation.Right)
+    assert stderr.charFormat().foreground().color() == DARK.colour("error_text")  # recoloured
+
+    appearance.apply(zoom=2.0)
+    qtbot.waitUntil(lambda: editor.font().pointSizeF() == pytest.approx(2 * size))
+    assert view.font().pointSizeF() == pytest.approx(2 * size)
+    assert editor.gutter_width() > 1.8 * gutter and editor.gutter.width() == editor.gutter_width()
