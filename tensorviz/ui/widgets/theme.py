@@ -47,6 +47,9 @@ LIGHT = Theme(
         "info_background": "#eef6fb", "info_border": "#98c1d9",
         "current_line": "#eef3fa", "failing_line": "#fde2e0",
         "plot_background": "#ffffff", "plot_foreground": "#1f2a44",
+        # the Workbench's view / copy / in-place badge (text on a filled badge)
+        "verdict_text": "#ffffff", "verdict_view": "#1f7a6f", "verdict_copy": "#3d5a80",
+        "verdict_in_place": "#b5452b", "verdict_other": "#5f6673",
     },
     ("#3d5a80", "#ee6c4d", "#2a9d8f", "#8d5fd3", "#e9a23b", "#c0392b", "#5c7c2f", "#d6336c"),
 )  # fmt: skip
@@ -65,6 +68,9 @@ DARK = Theme(
         "info_background": "#1c2b3a", "info_border": "#3f6b8f",
         "current_line": "#242b3b", "failing_line": "#4a2326",
         "plot_background": "#181c24", "plot_foreground": "#d5dbe6",
+        # the Workbench's view / copy / in-place badge (text on a filled badge)
+        "verdict_text": "#10131a", "verdict_view": "#4fc3b1", "verdict_copy": "#7fa7d9",
+        "verdict_in_place": "#ff8a65", "verdict_other": "#a8b0bf",
     },
     ("#7fa7d9", "#ff8a65", "#4fc3b1", "#b39ddb", "#f2c14e", "#ef6f6c", "#9ccc65", "#f48fb1"),
 )  # fmt: skip
@@ -80,6 +86,8 @@ TEXT_ON_BACKGROUND = (
     ("warning_text", "notice_background"), ("text", "notice_background"),
     ("text", "info_background"), ("text", "code_background"), ("text", "current_line"),
     ("text", "failing_line"), ("text", "selection"), ("plot_foreground", "plot_background"),
+    ("verdict_text", "verdict_view"), ("verdict_text", "verdict_copy"),
+    ("verdict_text", "verdict_in_place"), ("verdict_text", "verdict_other"),
 )  # fmt: skip
 
 
