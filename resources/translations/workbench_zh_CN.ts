@@ -145,7 +145,7 @@
     </message>
     <message>
         <source>made by &lt;b&gt;%1&lt;/b&gt;</source>
-        <translation>创建方式（&lt;b&gt;%1&lt;/b&gt;）</translation>
+        <translation>由 &lt;b&gt;%1&lt;/b&gt; 创建</translation>
     </message>
     <message>
         <source>&lt;b&gt;NumPy array arr&lt;/b&gt; %1 %2 — byte strides (%3), tensor element strides (%4).</source>
@@ -313,7 +313,7 @@
     </message>
     <message>
         <source>%1 (%n parts)</source>
-        <translation>%1（%n 部分）</translation>
+        <translation>%1（共 %n 部分）</translation>
     </message>
     <message>
         <source>Created %1</source>

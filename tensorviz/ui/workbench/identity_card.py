@@ -58,7 +58,8 @@ class IdentityCard(Retranslating, QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.name = _label(object_name="identityName")
-        self.verdict = _label(object_name="verdictBadge")  # wraps in a narrow, zoomed card
+        self.verdict = _label(object_name="verdictBadge")
+        self.verdict.setWordWrap(False)  # a wrapping label is laid out narrow; the card scrolls
         self.code = _label(object_name="codeLine")
         self.code.setProperty("verbatim", True)  # the code that made the tensor
         self.origin = _label()
@@ -88,7 +89,6 @@ class IdentityCard(Retranslating, QWidget):
         layout.addWidget(self.numpy_box)
         layout.addStretch(1)
         self._shown: tuple = (None,)  # show_entry's arguments, to say it all again
-        self._verdict: Verdict | None = None
         on_appearance_changed(self._on_appearance_changed)
         self._on_appearance_changed()
         self.show_entry(None)
@@ -112,7 +112,6 @@ class IdentityCard(Retranslating, QWidget):
         box.setObjectName("numpyBox")
         self.numpy_info = _label()
         self.numpy_index = QLineEdit("0, 0")
-        self.numpy_index.setToolTip("index into the NumPy array, e.g. 0, 0 or 1")
         self.numpy_value = QLineEdit("99")
         self.numpy_write = QPushButton()
         self.numpy_write.clicked.connect(self._on_numpy_write_clicked)
@@ -139,7 +138,6 @@ class IdentityCard(Retranslating, QWidget):
         self.entry = entry
         self._shown = (entry, verdict, sharing, code, origins)
         if entry is None:
-            self._verdict = None
             self.name.setText(self.tr("No tensor selected"))
             for widget in (
                 self.verdict,
@@ -220,7 +218,6 @@ class IdentityCard(Retranslating, QWidget):
         return arg(self.tr("made by <b>%1</b>"), op)
 
     def _show_verdict(self, verdict: Verdict | None) -> None:
-        self._verdict = verdict
         if verdict is None:
             self.verdict.hide()
             return

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy
 import pyqtgraph as pg
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor, QFont, QFontMetrics
 from PySide6.QtWidgets import QApplication, QTabWidget, QWidget
 
 from tensorviz.ui.widgets.retranslating import Retranslating
@@ -79,6 +79,9 @@ class ValueCharts(Retranslating, QTabWidget):
             plot.setBackground(colour("plot_background"))
             for side in ("left", "bottom"):
                 self._style_axis(plot.getAxis(side), ink, font)
+            # pyqtgraph sizes the bottom axis from the last drawn ticks and 0.8 of the label:
+            # at 200 % the label would be cut off, so room for both lines of text is set here.
+            plot.getAxis("bottom").setHeight(int(QFontMetrics(font).height() * 2.4) + scaled(6))
         for side in ("left", "right", "top", "bottom"):
             self._style_axis(self.colour_bar.getAxis(side), ink, font)
         self.colour_bar.layout.setColumnFixedWidth(1, scaled(COLOUR_BAR_WIDTH))

@@ -244,6 +244,17 @@ class ValueView(Retranslating, QWidget):
         else:
             text = self.tr("No tensor")
         self.summary_label.setText(text)
+        self._fit_summary()
+
+    def _fit_summary(self) -> None:
+        """As tall as its wrapped lines: a splitter reads only the minimum size, never the height
+        for a width, and a two-line summary at 200 % would push the charts off the bottom."""
+        width = self.summary_label.width()
+        self.summary_label.setMinimumHeight(max(0, self.summary_label.heightForWidth(width)))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self._fit_summary()
 
     # -- statistics arriving -------------------------------------------------------------------
 
