@@ -145,7 +145,7 @@
     </message>
     <message>
         <source>made by &lt;b&gt;%1&lt;/b&gt;</source>
-        <translation>由 &lt;b&gt;%1&lt;/b&gt; 创建</translation>
+        <translation>来源：&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
         <source>&lt;b&gt;NumPy array arr&lt;/b&gt; %1 %2 — byte strides (%3), tensor element strides (%4).</source>

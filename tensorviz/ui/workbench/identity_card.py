@@ -152,7 +152,8 @@ class IdentityCard(Retranslating, QWidget):
             return
         self.name.setText(entry.name)
         statement = code or entry.provenance.statement(entry.name)
-        self.code.setText(f"<code>{escape(statement)}</code>")
+        lines = escape(statement).replace("\n", "<br>")  # rich text: a newline reads as a space
+        self.code.setText(f"<code>{lines}</code>")
         self.code.show()
         self._show_verdict(verdict)
         self.origin.setText(self._origin(entry.provenance, origins))

@@ -49,7 +49,9 @@ from tensorviz.ui.workbench.value_table_model import TensorTableModel
 
 BACKGROUND_THRESHOLD = 1_000_000  # elements; smaller tensors are summarised at once
 HISTOGRAM_BINS = 64
-TABLE_MIN_HEIGHT = 170  # px at 100 %: the table and the charts below the summary
+TABLE_MIN_HEIGHT = 170  # px at 100 %: the table and the charts below the summary, growing
+TABLE_MIN_HEIGHT_CAP = 220  # with the zoom only this far: at 200 % on an 800-px screen the forms
+# and the card above need the rest (the splitter still gives the charts more when dragged)
 
 
 class _StatisticsRelay(QObject):
@@ -174,7 +176,7 @@ class ValueView(Retranslating, QWidget):
                              (self.table.horizontalHeader(), column_width)):  # fmt: skip
             header.setMinimumSectionSize(min(size, 20))
             header.setDefaultSectionSize(size)
-        self.splitter.setMinimumHeight(scaled(TABLE_MIN_HEIGHT))  # a readable chart at any zoom
+        self.splitter.setMinimumHeight(min(scaled(TABLE_MIN_HEIGHT), TABLE_MIN_HEIGHT_CAP))
         scrollbar = self.controls_scroll.horizontalScrollBar().sizeHint().height()
         self.controls_scroll.setFixedHeight(self.dim_controls.sizeHint().height() + scrollbar + 2)
 
