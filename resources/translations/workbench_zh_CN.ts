@@ -292,6 +292,10 @@
         <translation>创建张量</translation>
     </message>
     <message>
+        <source>Nothing in the workspace was changed.</source>
+        <translation>工作区里什么都没有改变。</translation>
+    </message>
+    <message>
         <source>Open the forward of the model this tensor belongs to</source>
         <translation>打开这个张量所属模型的前向传播</translation>
     </message>

@@ -78,6 +78,7 @@ class WorkbenchPanel(WorkspaceEditing, Retranslating, QWidget):
     def retranslate(self) -> None:
         self.tabs.setTabText(0, self.tr("Apply operation"))
         self.tabs.setTabText(1, self.tr("Create tensor"))
+        self.error_panel.footer = self.tr("Nothing in the workspace was changed.")  # next error
         self.architecture_button.setToolTip(
             self.tr("Open the forward of the model this tensor belongs to")
         )

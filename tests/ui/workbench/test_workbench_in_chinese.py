@@ -44,6 +44,7 @@ def _texts(panel) -> dict[str, str]:
         "summary": panel.values.summary_label.text(),
         "rename": panel.rename_button.text(),
         "rows": panel.values.rows_label.text(),
+        "error footer": panel.error_panel.footer,  # said under the next error shown
     }
 
 
