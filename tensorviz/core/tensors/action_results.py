@@ -13,6 +13,7 @@ import torch
 from tensorviz.core.explain.errors import ExplainedError
 from tensorviz.core.tensors.identity import Verdict
 from tensorviz.core.tensors.index_expressions import IndexSyntaxError, ParsedIndex
+from tensorviz.core.translation import _
 
 # Work above these runs off the GUI thread (a few tens of milliseconds on two cores).
 HEAVY_BYTES = 16 * 2**20
@@ -43,10 +44,10 @@ def input_problem(message: str) -> ActionError:
     return ActionError(
         ExplainedError(
             kind="bad_parameter",
-            title="Check the input",
+            title=_("Check the input"),
             torch_message="",
             explanation=message,
-            fix="Correct that value and try again; nothing was changed.",
+            fix=_("Correct that value and try again; nothing was changed."),
         )
     )
 
@@ -83,6 +84,11 @@ def meta_keys(values: Mapping[str, object]) -> dict[str, object]:
 def mask_bytes(values: Mapping[str, object]) -> int:
     """Peak memory the index masks among the values take to compute."""
     return sum(v.mask_bytes for v in values.values() if isinstance(v, ParsedIndex))
+
+
+def torch_warning_note(message) -> str:
+    """A warning torch gave while it ran: torch's own words, introduced in ours."""
+    return _("torch warns: {message}").format(message=message)
 
 
 @contextmanager

@@ -13,19 +13,23 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import torch
 
+from tensorviz.core.tensors.form_words import N_
 from tensorviz.core.tensors.memory_budget import allocation_problem
 from tensorviz.core.tensors.op_params import ParamError, ParamSpec, format_param, parse_param
+from tensorviz.core.translation import _
 
 P = ParamSpec
-SHAPE = P("shape", "ints", "2, 3", "e.g. 2, 3 or 64, 3, 32, 32")
+SHAPE = P("shape", "ints", "2, 3", N_("e.g. 2, 3 or 64, 3, 32, 32"))
 
-LEGACY_TRAP = (
+# Notes are kept as these English texts (the catalogue's ids) and translated where they are
+# shown, so a card shows them in the language in force.
+LEGACY_TRAP = N_(
     "torch.Tensor(n) (capital T) is the legacy constructor: it allocates n floats WITHOUT "
     "initialising them, so the values are whatever bytes were in memory — garbage that can differ "
     "on every run. Use torch.zeros(n), torch.empty(n) when you will overwrite every element, or "
     "torch.tensor([...]) to build from data."
 )
-NUMPY_FLOAT64 = (
+NUMPY_FLOAT64 = N_(
     "NumPy's default float is float64, so this tensor is float64 too — twice the memory of "
     "float32, and mixing it with float32 model weights raises a dtype error. Call .float() to "
     "convert."
@@ -107,9 +111,9 @@ def _literal(options: CreationOptions, data) -> Created:
     tensor = torch.tensor(data, **options.torch_kwargs())
     notes = ()
     if options.dtype is None and tensor.dtype == torch.int64:
-        notes = ("Python ints become int64 (torch.long) — the dtype class labels use.",)
+        notes = (N_("Python ints become int64 (torch.long) — the dtype class labels use."),)
     elif options.dtype is None and tensor.dtype == torch.float32:
-        notes = ("Python floats become float32, torch's default dtype.",)
+        notes = (N_("Python floats become float32, torch's default dtype."),)
     return Created(tensor, f"torch.tensor({data!r}{options.code_kwargs()})", notes=notes)
 
 
@@ -159,7 +163,7 @@ def _arange_3d(options: CreationOptions) -> Created:
     return Created(torch.arange(24).reshape(2, 3, 4), "torch.arange(24).reshape(2, 3, 4)")
 
 
-META_LESSON = (
+META_LESSON = N_(
     "On the meta device: a shape and a dtype, no data, on any machine. Apply add to it with "
     "other = x (a CPU tensor) and torch raises its real device error — the one a CUDA tensor "
     "plus a CPU tensor raises — explained with the fix that picks one device."
@@ -173,10 +177,10 @@ def _meta_lesson(options: CreationOptions) -> Created:
 
 def _labels(options: CreationOptions) -> Created:
     tensor = torch.randint(0, 10, (32,), device=options.device)
-    return Created(tensor, "torch.randint(0, 10, (32,))", notes=("Class labels are int64.",))
+    return Created(tensor, "torch.randint(0, 10, (32,))", notes=(N_("Class labels are int64."),))
 
 
-SOURCE = P("source", "tensor", "", "a workspace tensor to copy shape, dtype and device from")
+SOURCE = P("source", "tensor", "", N_("a workspace tensor to copy shape, dtype and device from"))
 CREATIONS: tuple[CreationSpec, ...] = (
     CreationSpec(
         "tensor",
@@ -186,11 +190,11 @@ CREATIONS: tuple[CreationSpec, ...] = (
                 "data",
                 "literal",
                 "[[1, 2], [3, 4]]",
-                "nested lists of numbers; 3 alone gives a 0-d scalar",
+                N_("nested lists of numbers; 3 alone gives a 0-d scalar"),
             ),
         ),
         _literal,
-        doc="Copies the data and infers the dtype: ints → int64, floats → float32.",
+        doc=N_("Copies the data and infers the dtype: ints → int64, floats → float32."),
     ),
     CreationSpec(
         "Tensor (legacy)",
@@ -198,7 +202,7 @@ CREATIONS: tuple[CreationSpec, ...] = (
         (P("n", "int", "3"),),
         _legacy,
         uses_options=False,
-        doc="The capital-T trap: uninitialised memory.",
+        doc=N_("The capital-T trap: uninitialised memory."),
     ),
     CreationSpec("zeros", "Filled", (SHAPE,), _factory("zeros", "shape")),
     CreationSpec("ones", "Filled", (SHAPE,), _factory("ones", "shape")),
@@ -210,7 +214,12 @@ CREATIONS: tuple[CreationSpec, ...] = (
     ),
     CreationSpec("eye", "Filled", (P("n", "int", "3"),), _factory("eye", "n")),
     CreationSpec(
-        "rand", "Random", (SHAPE,), _factory("rand", "shape"), random=True, doc="Uniform on [0, 1)."
+        "rand",
+        "Random",
+        (SHAPE,),
+        _factory("rand", "shape"),
+        random=True,
+        doc=N_("Uniform on [0, 1)."),
     ),
     CreationSpec(
         "randn",
@@ -218,7 +227,7 @@ CREATIONS: tuple[CreationSpec, ...] = (
         (SHAPE,),
         _factory("randn", "shape"),
         random=True,
-        doc="Standard normal: mean 0, std 1.",
+        doc=N_("Standard normal: mean 0, std 1."),
     ),
     CreationSpec(
         "randint",
@@ -226,21 +235,21 @@ CREATIONS: tuple[CreationSpec, ...] = (
         (P("low", "int", "0"), P("high", "int", "10"), P("size", "ints", "2, 3")),
         _factory("randint", "low", "high", "size"),
         random=True,
-        doc="Integers in [low, high).",
+        doc=N_("Integers in [low, high)."),
     ),
     CreationSpec(
         "arange",
         "Ranges",
         (P("start", "number", "0"), P("end", "number", "10"), P("step", "number", "1")),
         _factory("arange", "start", "end", "step"),
-        doc="Like range(): end is excluded.",
+        doc=N_("Like range(): end is excluded."),
     ),
     CreationSpec(
         "linspace",
         "Ranges",
         (P("start", "number", "0"), P("end", "number", "1"), P("steps", "int", "5")),
         _factory("linspace", "start", "end", "steps"),
-        doc="steps evenly spaced values, end included.",
+        doc=N_("steps evenly spaced values, end included."),
     ),
     *(
         CreationSpec(
@@ -269,7 +278,7 @@ CREATIONS: tuple[CreationSpec, ...] = (
         _from_numpy,
         random=True,
         uses_options=False,
-        doc="torch.tensor(arr) copies; torch.from_numpy(arr) shares the array's memory.",
+        doc=N_("torch.tensor(arr) copies; torch.from_numpy(arr) shares the array's memory."),
     ),
     CreationSpec("arange(24).reshape(2, 3, 4)", "Presets", (), _arange_3d, uses_options=False),
     CreationSpec("scalar torch.tensor(3)", "Presets", (), lambda o: _literal(o, 3)),
@@ -277,28 +286,28 @@ CREATIONS: tuple[CreationSpec, ...] = (
         "image [1, 28, 28]",
         "Presets",
         (),
-        _preset((1, 28, 28), "rand", "One grayscale 28×28 image: [channels, H, W]."),
+        _preset((1, 28, 28), "rand", N_("One grayscale 28×28 image: [channels, H, W].")),
         random=True,
     ),
     CreationSpec(
         "batch [64, 3, 32, 32]",
         "Presets",
         (),
-        _preset((64, 3, 32, 32), "randn", "64 RGB 32×32 images: [N, C, H, W]."),
+        _preset((64, 3, 32, 32), "randn", N_("64 RGB 32×32 images: [N, C, H, W].")),
         random=True,
     ),
     CreationSpec(
         "text [8, 16, 32]",
         "Presets",
         (),
-        _preset((8, 16, 32), "randn", "Text: [batch, seq_len, hidden]."),
+        _preset((8, 16, 32), "randn", N_("Text: [batch, seq_len, hidden].")),
         random=True,
     ),
     CreationSpec(
         "weights randn(256, 128) * 0.01",
         "Presets",
         (),
-        _preset((256, 128), "randn", "Small random init for a 128 → 256 layer.", 0.01),
+        _preset((256, 128), "randn", N_("Small random init for a 128 → 256 layer."), 0.01),
         random=True,
     ),
     CreationSpec("labels randint(0, 10, (32,))", "Presets", (), _labels, random=True),
@@ -374,7 +383,7 @@ def create(
     if "source" in params:
         params["source_name"] = format_param(SOURCE, params["source"], raw_params["source"])
     if any(v < 0 for p in spec.params if p.kind == "ints" for v in params[p.name]):
-        raise ParamError("Sizes cannot be negative.")
+        raise ParamError(_("Sizes cannot be negative."))
     if spec.random and options.seed is not None:
         torch.manual_seed(options.seed)
     created = spec.make(options, **params)

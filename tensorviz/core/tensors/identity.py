@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 import torch
 
+from tensorviz.core.translation import _, ngettext
+
 
 def dtype_name(dtype: torch.dtype) -> str:
     """ "float32" for torch.float32: how the app names dtypes everywhere."""
@@ -32,8 +34,11 @@ class TensorIdentity:
     storage_nbytes: int  # the bytes of the whole storage it reads from
 
     def rows(self) -> list[tuple[str, str]]:
+        """(field, value): the field is torch's attribute name, code in every language (the UI
+        names the three that are not attributes, and explains each one in a tooltip)."""
+        dims = _("{count}-d").format(count=len(self.shape))
         return [
-            ("shape", f"[{', '.join(map(str, self.shape))}]  ({len(self.shape)}-d)"),
+            ("shape", f"[{', '.join(map(str, self.shape))}]  ({dims})"),
             ("dtype", self.dtype),
             ("device", self.device),
             ("requires_grad", str(self.requires_grad)),
@@ -43,11 +48,64 @@ class TensorIdentity:
             ("stride", f"({', '.join(map(str, self.stride))})"),
             ("storage_offset", str(self.storage_offset)),
             ("is_contiguous", str(self.is_contiguous)),
-            ("element size", f"{self.element_size} bytes"),
+            (
+                "element size",
+                ngettext("{count} byte", "{count} bytes", self.element_size).format(
+                    count=self.element_size
+                ),
+            ),  # fmt: skip
             ("numel", f"{self.numel:,}"),
             ("bytes", f"{self.nbytes:,}"),
             ("storage bytes", f"{self.storage_nbytes:,}"),
         ]
+
+
+def field_label(field: str) -> str:
+    """How the card names a row: torch's attribute names stay code; the three sizes that are
+    not attributes are words in the language in force."""
+    words = {
+        "element size": _("element size"),
+        "bytes": _("bytes"),
+        "storage bytes": _("storage bytes"),
+    }
+    return words.get(field, field)
+
+
+def field_explanation(field: str) -> str:
+    """What a row of the identity means, in a sentence (the card's tooltip)."""
+    explanations = {
+        "shape": _("x.shape: the size of every dimension; its length is the number of dims."),
+        "dtype": _("x.dtype: the data type of every element (float32, int64, bool, …)."),
+        "device": _("x.device: where the elements live (cpu, cuda:0, mps, meta)."),
+        "requires_grad": _(
+            "x.requires_grad: whether autograd records the operations on this tensor."
+        ),
+        "is_leaf": _(
+            "x.is_leaf: a leaf tensor was made by you, not by an operation autograd recorded; "
+            "backward() fills .grad only for leaf tensors."
+        ),
+        "grad_fn": _(
+            "x.grad_fn: the node of the computation graph that made this tensor (None for a "
+            "leaf tensor)."
+        ),
+        ".grad": _("x.grad: the gradient backward() accumulated into this leaf tensor."),
+        "stride": _("x.stride(): how many storage elements one step along each dimension skips."),
+        "storage_offset": _(
+            "x.storage_offset(): the storage element where this tensor's first element is."
+        ),
+        "is_contiguous": _(
+            "x.is_contiguous(): the elements lie in storage row after row, with no gaps and in "
+            "order; view() needs that."
+        ),
+        "element size": _("x.element_size(): the bytes of one element."),
+        "numel": _("x.numel(): the number of elements (the product of the shape)."),
+        "bytes": _("The bytes this tensor's elements take: numel × element size."),
+        "storage bytes": _(
+            "The bytes of the whole storage it reads from: larger than its own bytes when it "
+            "is a view of part of a storage."
+        ),
+    }
+    return explanations.get(field, "")
 
 
 def identify(tensor: torch.Tensor) -> TensorIdentity:
@@ -76,7 +134,7 @@ def grad_text(tensor: torch.Tensor) -> str:
     """`.grad` in a few characters: "None", "7.0" or "[3] 2, 2, 2" — read only where torch keeps
     it (a leaf, or retain_grad()), so a non-leaf never triggers torch's warning."""
     if not (tensor.is_leaf or tensor.retains_grad):
-        return "None (not a leaf)"
+        return _("None (not a leaf)")
     grad = tensor.grad
     if grad is None:
         return "None"
@@ -126,8 +184,21 @@ def shares_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
 @dataclass(frozen=True)
 class Verdict:
     kind: str  # "view" | "copy" | "in-place"
-    text: str
     shared_with: tuple[str, ...] = ()
+    itself: str = ""  # the input returned as it is (x.contiguous() of a contiguous x)
+
+    @property
+    def text(self) -> str:
+        """The verdict in the language in force when it is read (a card shown again after a
+        switch of language says it in the new one)."""
+        names = ", ".join(self.shared_with)
+        if self.kind == "in-place":
+            return _("in place — wrote into the storage of {names}").format(names=names)
+        if self.itself:
+            return _("returned {name} itself — the very same tensor").format(name=self.itself)
+        if self.kind == "view":
+            return _("view of {names} — shares storage").format(names=names)
+        return _("new storage — copy")
 
 
 def view_verdict(result: torch.Tensor, inputs: Mapping[str, torch.Tensor]) -> Verdict:
@@ -135,7 +206,5 @@ def view_verdict(result: torch.Tensor, inputs: Mapping[str, torch.Tensor]) -> Ve
     shared = tuple(name for name, tensor in inputs.items() if shares_storage(result, tensor))
     if shared:
         same = [n for n in shared if inputs[n] is result]
-        if same:
-            return Verdict("view", f"returned {same[0]} itself — the very same tensor", shared)
-        return Verdict("view", f"view of {', '.join(shared)} — shares storage", shared)
-    return Verdict("copy", "new storage — copy")
+        return Verdict("view", shared, same[0] if same else "")
+    return Verdict("copy")

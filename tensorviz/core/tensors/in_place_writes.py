@@ -29,6 +29,7 @@ from tensorviz.core.tensors.action_results import (
     input_problem,
     mask_bytes,
     meta_keys,
+    torch_warning_note,
     torch_warns_every_time,
 )
 from tensorviz.core.tensors.identity import Verdict
@@ -41,6 +42,7 @@ from tensorviz.core.tensors.memory_budget import (
 )
 from tensorviz.core.tensors.operation_specs import OpSpec
 from tensorviz.core.tensors.workspace import Workspace
+from tensorviz.core.translation import _
 
 
 @dataclass(frozen=True)
@@ -59,16 +61,18 @@ def check_write(op: OpSpec, x: torch.Tensor, values: dict) -> WriteCheck:
     sizing = {k: masks_counted(v) if k == "index" else v for k, v in values.items()}
     needed = new_bytes_on_meta(op.index_probe, stand_in, sizing)
     if needed is None:
-        return WriteCheck("its indices could not be sized for a check beforehand")
+        return WriteCheck(_("Its indices could not be sized for a check beforehand."))
     if needed > (spare := spare_bytes()):
         return WriteCheck(
-            f"reading through its indices to check them needs {human_bytes(needed)}, more "
-            f"than the {human_bytes(spare)} this machine can spare now."
+            _(
+                "Reading through its indices to check them needs {needed}, more than the "
+                "{spare} this machine can spare now."
+            ).format(needed=human_bytes(needed), spare=human_bytes(spare))
         )
     try:
         op.index_probe(stand_in, **{k: _on_cpu(v) for k, v in values.items()})
     except NotImplementedError:
-        return WriteCheck("torch cannot check these indices without writing")
+        return WriteCheck(_("torch cannot check these indices without writing."))
     except (IndexError, RuntimeError) as error:
         if "out of bounds" in str(error):
             raise
@@ -109,7 +113,7 @@ def prepare_write(
     write (off the GUI thread when big); `finish` writes, on the workspace's thread."""
     x = workspace.tensor(input_name)
     masks = mask_bytes(values)
-    if problem := allocation_problem(masks, f"The index mask of {code}"):
+    if problem := allocation_problem(masks, _("The index mask of {code}").format(code=code)):
         raise input_problem(problem)
     heavy = masks > HEAVY_BYTES or _check_bytes(op, x, values) > HEAVY_BYTES
 
@@ -149,11 +153,11 @@ def _check_bytes(op: OpSpec, x: torch.Tensor, values: dict) -> int:
 
 def _question(workspace: Workspace, name: str, check: WriteCheck) -> str:
     size = human_bytes(workspace.write_bytes(name))
-    return (
-        f"This write cannot be checked beforehand: {check.undecided} It writes into {size} of "
-        "memory, too much to copy for undo, so if torch fails part-way, the elements written "
-        "before the failure stay changed. Write anyway?"
-    )
+    return _(
+        "This write cannot be checked beforehand. {reason} It writes into {size} of memory, too "
+        "much to copy for undo, so if torch fails part-way, the elements written before the "
+        "failure stay changed. Write anyway?"
+    ).format(reason=check.undecided, size=size)
 
 
 def _write(workspace, op: OpSpec, input_name: str, values: dict, code: str, explained):
@@ -167,9 +171,8 @@ def _write(workspace, op: OpSpec, input_name: str, values: dict, code: str, expl
             )
     except Exception as error:  # noqa: BLE001 — torch refused; explain it
         raise explained(error) from None
-    notes += [f"torch warns: {w.message}" for w in caught]
-    text = f"in place — wrote into the storage of {', '.join(changed)}"
-    verdict = Verdict("in-place", text, tuple(changed))
+    notes += [torch_warning_note(w.message) for w in caught]
+    verdict = Verdict("in-place", tuple(changed))
     return ActionOutcome(
         code, (), {input_name: verdict}, tuple(changed), tuple(dict.fromkeys(notes))
     )

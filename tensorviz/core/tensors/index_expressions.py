@@ -34,6 +34,7 @@ from tensorviz.core.tensors.index_syntax import (
     shorten,
 )
 from tensorviz.core.tensors.memory_budget import to_meta
+from tensorviz.core.translation import _
 
 __all__ = ["MAX_INDEX_LENGTH", "IndexSyntaxError", "ParsedIndex", "parse_index"]
 
@@ -85,7 +86,9 @@ def parse_index(text: str, target_name: str, tensors: Mapping[str, torch.Tensor]
     Nothing is computed on real data here: masks are evaluated on meta tensors."""
     if len(text) > MAX_INDEX_LENGTH:
         raise IndexSyntaxError(
-            f"The index is too long ({len(text)} characters; at most {MAX_INDEX_LENGTH})."
+            _("The index is too long ({count} characters; at most {limit}).").format(
+                count=len(text), limit=MAX_INDEX_LENGTH
+            )
         )
     index_node, source = bracket_contents(text.strip(), target_name)
     refuse_deep_nesting(index_node, text.strip())
@@ -150,7 +153,9 @@ class _IndexReader:
             return self._sequence(node)
         if isinstance(node, ast.Tuple):
             raise IndexSyntaxError(
-                f"'{self._piece(node)}' is a tuple inside the index: use a list, like [0, 2]."
+                _("'{piece}' is a tuple inside the index: use a list, like [0, 2].").format(
+                    piece=self._piece(node)
+                )
             )
         if isinstance(node, ast.Compare | ast.BinOp | ast.BoolOp | ast.Name) or (
             isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert | ast.Not)
@@ -177,7 +182,9 @@ class _IndexReader:
                 return value
             if isinstance(value, str | bytes):
                 raise IndexSyntaxError(
-                    f"{self._piece(node)} is text; indices must be integers, slices, ... or None."
+                    _("{piece} is text; indices must be integers, slices, ... or None.").format(
+                        piece=self._piece(node)
+                    )
                 )
         raise self._refuse(node)
 
@@ -185,7 +192,9 @@ class _IndexReader:
         value = self._number(node)
         if not isinstance(value, int):
             raise IndexSyntaxError(
-                f"Indices must be integers (or slices, ..., None), got {self._piece(node)}."
+                _("Indices must be integers (or slices, ..., None), got {piece}.").format(
+                    piece=self._piece(node)
+                )
             )
         return value
 
@@ -195,7 +204,9 @@ class _IndexReader:
             for part in (node.lower, node.upper, node.step)
         )
         if step == 0:
-            raise IndexSyntaxError(f"The slice step cannot be zero in '{self._piece(node)}'.")
+            raise IndexSyntaxError(
+                _("The slice step cannot be zero in '{piece}'.").format(piece=self._piece(node))
+            )
         return slice(start, stop, step)
 
     def _sequence(self, node: ast.List) -> list | torch.Tensor:
@@ -215,7 +226,9 @@ class _IndexReader:
         all_bools = bool(leaves) and all(isinstance(leaf, bool) for leaf in leaves)
         if not all_bools and any(isinstance(leaf, bool) for leaf in leaves):
             raise IndexSyntaxError(
-                f"'{self._piece(node)}' mixes True/False with integers: use one kind per list."
+                _("'{piece}' mixes True/False with integers: use one kind per list.").format(
+                    piece=self._piece(node)
+                )
             )
         if not any(isinstance(entry, ast.List) for entry in node.elts):
             return values
@@ -223,7 +236,9 @@ class _IndexReader:
             return self._made(torch.tensor(values, dtype=torch.bool if all_bools else torch.long))
         except (ValueError, TypeError, RuntimeError, OverflowError) as error:
             raise IndexSyntaxError(
-                f"'{self._piece(node)}' cannot become one index tensor: {error}."
+                _("'{piece}' cannot become one index tensor: {reason}.").format(
+                    piece=self._piece(node), reason=error
+                )
             ) from None
 
     def _mask(self, node: ast.expr) -> torch.Tensor:
@@ -236,7 +251,9 @@ class _IndexReader:
             # torch refuses some arithmetic (int ** -1, // 0); that is the learner's index at fault.
             reason = sentence(str(error) or type(error).__name__)
             raise IndexSyntaxError(
-                f"'{self._piece(node)}' could not be computed: {reason}"
+                _("'{piece}' could not be computed: {reason}").format(
+                    piece=self._piece(node), reason=reason
+                )
             ) from None
 
     def _boolean(self, node: ast.expr) -> torch.Tensor:
@@ -257,16 +274,17 @@ class _IndexReader:
             isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
         ):
             raise IndexSyntaxError(
-                f"'{self._piece(node)}' uses and/or/not, which cannot combine masks: "
-                f"use &, | and ~ with parentheses, like ({self._target_name} > 0) & "
-                f"({self._target_name} < 5)."
+                _(
+                    "'{piece}' uses and/or/not, which cannot combine masks: use &, | and ~ with "
+                    "parentheses, like ({name} > 0) & ({name} < 5)."
+                ).format(piece=self._piece(node), name=self._target_name)
             )
         if isinstance(node, ast.Name):
             tensor = self._tensor(node)
             if tensor.dtype == torch.bool:
                 return tensor
             raise IndexSyntaxError(
-                f"'{node.id}' alone is not a mask: compare it, like {node.id} > 0."
+                _("'{name}' alone is not a mask: compare it, like {name} > 0.").format(name=node.id)
             )
         raise self._refuse(node)
 
@@ -275,8 +293,9 @@ class _IndexReader:
         values = [self._value(operand) for operand in operands]
         if not any(isinstance(value, torch.Tensor) for value in values):
             raise IndexSyntaxError(
-                f"'{self._piece(node)}' compares only numbers: compare a tensor, "
-                f"like {self._target_name} > 0."
+                _("'{piece}' compares only numbers: compare a tensor, like {name} > 0.").format(
+                    piece=self._piece(node), name=self._target_name
+                )
             )
         mask: torch.Tensor | None = None
         # A chain `0 < x < 5` means (0 < x) & (x < 5), as in Python.
@@ -301,7 +320,9 @@ class _IndexReader:
         if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
             left, right = self._value(node.left), self._value(node.right)
             if isinstance(node.op, ast.Pow) and _power_too_large(left, right):
-                raise IndexSyntaxError(f"'{self._piece(node)}' is too large a number.")
+                raise IndexSyntaxError(
+                    _("'{piece}' is too large a number.").format(piece=self._piece(node))
+                )
             result = self._made(_ARITHMETIC[type(node.op)](left, right))
             self._released(left, right)
             return result
@@ -315,8 +336,10 @@ class _IndexReader:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd | ast.BitOr):
             # `x > 2 & x < 10` parses as `x > (2 & x) < 10`, a classic precedence trap.
             raise IndexSyntaxError(
-                f"'{self._piece(node)}' mixes & or | into a comparison: put each comparison in "
-                f"parentheses, like ({self._target_name} > 2) & ({self._target_name} < 10)."
+                _(
+                    "'{piece}' mixes & or | into a comparison: put each comparison in "
+                    "parentheses, like ({name} > 2) & ({name} < 10)."
+                ).format(piece=self._piece(node), name=self._target_name)
             )
         return self._number(node)
 
@@ -324,7 +347,9 @@ class _IndexReader:
         tensor = self._tensors.get(node.id)
         if not isinstance(tensor, torch.Tensor):
             raise IndexSyntaxError(
-                f"'{node.id}' is not a tensor in the Workbench, so it cannot be used in an index."
+                _(
+                    "'{name}' is not a tensor in the Workbench, so it cannot be used in an index."
+                ).format(name=node.id)
             )
         if self._on_meta:
             if node.id not in self._meta:

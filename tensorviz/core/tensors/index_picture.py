@@ -13,13 +13,15 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from tensorviz.core.tensors.form_words import N_
 from tensorviz.core.tensors.op_params import ParamError, ParamSpec, parse_param
 from tensorviz.core.tensors.workspace import Workspace
+from tensorviz.core.translation import _
 
 MAX_SIDE = 12  # rows or columns a grid of the picture can show legibly
 PICTURED_OPS = ("gather", "scatter")
 
-# One place per message (they are translated as a whole, issue 18).
+# One place per message, each translated as a whole where it is used (the formulas are code).
 FORMULAS = {
     ("gather", 0): "out[i][j] = x[index[i][j]][j]",
     ("gather", 1): "out[i][j] = x[i][index[i][j]]",
@@ -28,16 +30,20 @@ FORMULAS = {
     ("gather", "1-D"): "out[i] = x[index[i]]",
     ("scatter", "1-D"): "out[index[i]] = value",
 }
-GATHER_READS = "Each index element picks one element of x along dim {dim}: out has index's shape."
-SCATTER_WRITES = "Each index element says where value is written along dim {dim}; the rest is x."
-SAME_TARGET = (
+GATHER_READS = N_(
+    "Each index element picks one element of x along dim {dim}: out has index's shape."
+)
+SCATTER_WRITES = N_(
+    "Each index element says where value is written along dim {dim}; the rest is x."
+)
+SAME_TARGET = N_(
     "{count} index elements write the same element of out: one write wins (torch says which "
     "only on the CPU; on a GPU the order is not defined)."
 )
 GATHER_LINK = "index{at} = {k}  →  out{at} = x{source} = {value}"
 SCATTER_LINK = "index{at} = {k}  →  out{result} = {value}"
-REPLACED = " (replaced by another write)"
-NOW_DIFFERENT = "x or index changed since: the picture shows them as they are now."
+REPLACED = N_("{link} (replaced by another write)")
+NOW_DIFFERENT = N_("x or index changed since: the picture shows them as they are now.")
 
 
 class NoPictureError(ValueError):
@@ -86,13 +92,15 @@ def index_picture(op: str, x: torch.Tensor, dim: int, index: torch.Tensor, value
     """The picture of `x.gather(dim, index)` or `x.scatter(dim, index, value)`; raises
     NoPictureError (and torch's own error for an index torch refuses)."""
     if op not in PICTURED_OPS:
-        raise NoPictureError(f"{op} has no index picture.")
+        raise NoPictureError(_("{op} has no index picture.").format(op=op))
     if x.device.type == "meta" or index.device.type == "meta":
-        raise NoPictureError("A meta tensor has no values to picture.")
+        raise NoPictureError(_("A meta tensor has no values to picture."))
     if not 1 <= x.dim() <= 2 or index.dim() != x.dim():
-        raise NoPictureError("The picture shows 1-D and 2-D tensors; index x[k] first.")
+        raise NoPictureError(_("The picture shows 1-D and 2-D tensors; index x[k] first."))
     if max(*x.shape, *index.shape) > MAX_SIDE:
-        raise NoPictureError(f"The picture shows up to {MAX_SIDE} elements a side.")
+        raise NoPictureError(
+            _("The picture shows up to {count} elements a side.").format(count=MAX_SIDE)
+        )
     dim = dim % x.dim()
     positions = torch.arange(x.numel(), device=x.device).reshape(x.shape)
     addressed = positions.gather(dim, index)  # the flat element of x each index element names
@@ -118,8 +126,9 @@ def index_picture(op: str, x: torch.Tensor, dim: int, index: torch.Tensor, value
         )
         counts = np.bincount(np.asarray(flat_addressed), minlength=x.numel())
         if counts.max(initial=0) > 1:
-            notes.append(SAME_TARGET.format(count=int(counts.max())))
-    text = (GATHER_READS if op == "gather" else SCATTER_WRITES).format(dim=dim)
+            notes.append(_(SAME_TARGET).format(count=int(counts.max())))
+    template = GATHER_READS if op == "gather" else SCATTER_WRITES
+    text = _(template).format(dim=dim)
     return IndexPicture(
         op,
         grid_dim,
@@ -157,7 +166,9 @@ def describe_links(picture: IndexPicture, links: list[IndexLink]) -> str:
             text = SCATTER_LINK.format(
                 at=_at(picture, link.index_cell), k=k, result=_at(picture, link.result_cell),
                 value=value,
-            ) + ("" if link.survives else REPLACED)  # fmt: skip
+            )  # fmt: skip
+            if not link.survives:
+                text = _(REPLACED).format(link=text)
         parts.append(text)
     return ";  ".join(parts) + (" …" if len(links) > 3 else "")
 
@@ -173,7 +184,11 @@ def picture_of_entry(workspace: Workspace, name: str) -> IndexPicture | None:
         return None
     source, index_name = provenance.inputs[0], provenance.params.get("index", "").strip()
     if source not in workspace or index_name not in workspace:
-        raise NoPictureError(f"{source} or {index_name} is no longer in the workspace.")
+        raise NoPictureError(
+            _("{source} or {index} is no longer in the workspace.").format(
+                source=source, index=index_name
+            )
+        )
     try:
         dim = parse_param(ParamSpec("dim", "int"), provenance.params.get("dim", "0"))
         value = parse_param(ParamSpec("value", "number", "1"), provenance.params.get("value", ""))
@@ -187,5 +202,6 @@ def picture_of_entry(workspace: Workspace, name: str) -> IndexPicture | None:
     if picture.result.shape != _grid(entry.tensor).shape or not np.array_equal(
         picture.result, _grid(entry.tensor).detach().cpu().numpy()
     ):
-        picture = IndexPicture(**{**picture.__dict__, "notes": (*picture.notes, NOW_DIFFERENT)})
+        notes = (*picture.notes, _(NOW_DIFFERENT))
+        picture = IndexPicture(**{**picture.__dict__, "notes": notes})
     return picture

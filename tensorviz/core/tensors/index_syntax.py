@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 import warnings
 
+from tensorviz.core.translation import _
+
 MAX_INDEX_LENGTH = 500
 # Deep nesting only comes from pasted junk; the limit keeps our recursive walk far from Python's.
 _MAX_NESTING = 40
@@ -33,21 +35,27 @@ def parse_expression(source: str) -> ast.expr | str:
 def bracket_contents(text: str, target_name: str) -> tuple[ast.expr, str]:
     """The index node and the source its positions refer to."""
     if not text:
-        raise IndexSyntaxError(f"The index is empty: type something like {target_name}[0].")
+        raise IndexSyntaxError(
+            _("The index is empty: type something like {name}[0].").format(name=target_name)
+        )
     whole = parse_expression(text)
     if isinstance(whole, ast.Subscript):
         indexed = whole.value
         if isinstance(indexed, ast.Name):
             if indexed.id != target_name:
                 raise IndexSyntaxError(
-                    f"'{shorten(text)}' indexes '{indexed.id}', but this index is for "
-                    f"'{target_name}': write {target_name}[...]."
+                    _(
+                        "'{text}' indexes '{other}', but this index is for '{name}': write "
+                        "{name}[...]."
+                    ).format(text=shorten(text), other=indexed.id, name=target_name)
                 )
             return whole.slice, text
         if isinstance(indexed, ast.Subscript):
             raise IndexSyntaxError(
-                f"'{shorten(text)}' indexes twice: put every index in one pair of brackets, "
-                f"like {target_name}[0, 1]."
+                _(
+                    "'{text}' indexes twice: put every index in one pair of brackets, like "
+                    "{name}[0, 1]."
+                ).format(text=shorten(text), name=target_name)
             )
         raise not_allowed(ast.get_source_segment(text, indexed) or text, target_name)
     # Bare contents, read as Python reads what is between x[ and ]: "[0, 1]" is the list [0, 1]
@@ -56,7 +64,7 @@ def bracket_contents(text: str, target_name: str) -> tuple[ast.expr, str]:
     # accept slices; the result counts only when the whole source is one subscript of the
     # placeholder, which rules out brackets that close early ("0], [1" is not one pair).
     stripped = [text[1:-1]] if text.startswith("[") and text.endswith("]") else []
-    reason = "invalid syntax"
+    reason = _("invalid syntax")
     for contents in [text, *stripped]:
         source = f"{PLACEHOLDER}[{contents}]"
         parsed = parse_expression(source)
@@ -65,8 +73,12 @@ def bracket_contents(text: str, target_name: str) -> tuple[ast.expr, str]:
         elif isinstance(parsed, ast.Subscript) and isinstance(parsed.value, ast.Name):
             return parsed.slice, source
         else:
-            reason = "the brackets do not pair up"
-    raise IndexSyntaxError(f"'{shorten(text)}' is not a valid index: {sentence(reason)}")
+            reason = _("the brackets do not pair up")
+    raise IndexSyntaxError(
+        _("'{text}' is not a valid index: {reason}").format(
+            text=shorten(text), reason=sentence(reason)
+        )
+    )
 
 
 def refuse_deep_nesting(root: ast.expr, text: str) -> None:
@@ -74,14 +86,16 @@ def refuse_deep_nesting(root: ast.expr, text: str) -> None:
     while pending:
         node, depth = pending.pop()
         if depth > _MAX_NESTING:
-            raise IndexSyntaxError(f"'{shorten(text)}' is nested too deeply to be an index.")
+            raise IndexSyntaxError(
+                _("'{text}' is nested too deeply to be an index.").format(text=shorten(text))
+            )
         pending.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
 
 
 def sentence(reason: str) -> str:
     """First line of a reason from Python or torch, ending like a sentence."""
-    line = reason.strip().splitlines()[0] if reason.strip() else "unknown reason"
-    return line if line.endswith((".", "?", "!")) else line + "."
+    line = reason.strip().splitlines()[0] if reason.strip() else _("unknown reason")
+    return line if line.endswith((".", "?", "!", "。")) else line + "."
 
 
 def shorten(text: str, limit: int = 60) -> str:
@@ -90,6 +104,8 @@ def shorten(text: str, limit: int = 60) -> str:
 
 def not_allowed(piece: str, target_name: str) -> IndexSyntaxError:
     return IndexSyntaxError(
-        f"'{shorten(piece)}' is not allowed in an index: use integers, slices (a:b:c), ..., "
-        f"None, lists of integers or a comparison like {target_name} > 0."
+        _(
+            "'{piece}' is not allowed in an index: use integers, slices (a:b:c), ..., None, "
+            "lists of integers or a comparison like {name} > 0."
+        ).format(piece=shorten(piece), name=target_name)
     )

@@ -12,6 +12,8 @@ import warnings
 
 import torch
 
+from tensorviz.core.translation import _, ngettext
+
 # Leave room for statistics, undo snapshots and the rest of the app.
 MAX_FRACTION_OF_AVAILABLE = 0.5
 
@@ -31,11 +33,16 @@ def available_memory_bytes() -> int:
 
 
 def human_bytes(n: float) -> str:
-    for unit in ("bytes", "KB", "MB", "GB", "TB"):
-        if n < 1024 or unit == "TB":
-            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
+    """'512 bytes', '1.5 KB', '40.0 GB' (KB = 1024 bytes); the word 'bytes' in the language in
+    force, the units as written everywhere."""
+    if n < 1024:
+        count = round(n)
+        return ngettext("{count} byte", "{count} bytes", count).format(count=f"{count:,}")
+    for unit in ("KB", "MB", "GB"):
         n /= 1024
-    return f"{n:,.1f} TB"
+        if n < 1024:
+            return f"{n:,.1f} {unit}"
+    return f"{n / 1024:,.1f} TB"
 
 
 def spare_bytes() -> int:
@@ -47,11 +54,11 @@ def allocation_problem(nbytes: int, what: str) -> str | None:
     budget = spare_bytes()
     if nbytes <= budget:
         return None
-    return (
-        f"{what} needs {human_bytes(nbytes)} (number of elements × element size), but only "
-        f"{human_bytes(budget)} can be spared on this machine. Use a smaller shape, or a "
-        "narrower dtype (float16 takes half of float32, int8 an eighth of int64)."
-    )
+    return _(
+        "{what} needs {size} (number of elements × element size), but only {budget} can be "
+        "spared on this machine. Use a smaller shape, or a narrower dtype (float16 takes half "
+        "of float32, int8 an eighth of int64)."
+    ).format(what=what, size=human_bytes(nbytes), budget=human_bytes(budget))
 
 
 def to_meta(value):
@@ -88,7 +95,9 @@ def _mask_as_indices(item) -> list:
         item = torch.tensor(item)
     if isinstance(item, torch.Tensor) and item.dtype == torch.bool and item.dim() > 0:
         count = int(item.count_nonzero())
-        return [torch.empty(count, dtype=torch.long, device="meta") for _ in range(item.dim())]
+        return [
+            torch.empty(count, dtype=torch.long, device="meta") for _unused in range(item.dim())
+        ]
     return [item]
 
 

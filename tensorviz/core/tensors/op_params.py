@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import torch
 
+from tensorviz.core.translation import _
+
 DTYPES: dict[str, torch.dtype] = {
     "float32": torch.float32,
     "float64": torch.float64,
@@ -48,19 +50,25 @@ MAX_LITERAL_CHARS = 100_000
 def _literal(spec: ParamSpec, text: str):
     if len(text) > MAX_LITERAL_CHARS:
         raise ParamError(
-            f"{spec.name}: {len(text):,} characters is too long to type in; load big data from a "
-            "file or build it with arange/rand and reshape."
+            _(
+                "{name}: {count} characters is too long to type in; load big data from a file "
+                "or build it with arange/rand and reshape."
+            ).format(name=spec.name, count=f"{len(text):,}")
         )
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError, MemoryError, RecursionError):
-        raise ParamError(f"{spec.name}: '{text}' is not a Python literal.") from None
+        raise ParamError(
+            _("{name}: '{text}' is not a Python literal.").format(name=spec.name, text=text)
+        ) from None
 
 
 def _int(spec: ParamSpec, text: str) -> int:
     value = _literal(spec, text)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ParamError(f"{spec.name} must be a whole number, got '{text}'.")
+        raise ParamError(
+            _("{name} must be a whole number, got '{text}'.").format(name=spec.name, text=text)
+        )
     return value
 
 
@@ -70,21 +78,31 @@ def _ints(spec: ParamSpec, text: str) -> tuple[int, ...]:
         return ()
     value = _literal(spec, f"({stripped},)")
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        raise ParamError(f"{spec.name} must be whole numbers separated by commas, got '{text}'.")
+        raise ParamError(
+            _("{name} must be whole numbers separated by commas, got '{text}'.").format(
+                name=spec.name, text=text
+            )
+        )
     return tuple(value)
 
 
 def _number(spec: ParamSpec, text: str):
     value = _literal(spec, text)
     if isinstance(value, bool) or not isinstance(value, (int, float, complex)):
-        raise ParamError(f"{spec.name} must be a number, got '{text}'.")
+        raise ParamError(
+            _("{name} must be a number, got '{text}'.").format(name=spec.name, text=text)
+        )
     return value
 
 
 def _tensor(spec: ParamSpec, text: str, tensors: Mapping[str, torch.Tensor]) -> torch.Tensor:
     if text not in tensors:
-        known = ", ".join(tensors) or "none yet"
-        raise ParamError(f"{spec.name}: there is no tensor named '{text}' (workspace: {known}).")
+        known = ", ".join(tensors) or _("none yet")
+        raise ParamError(
+            _("{name}: there is no tensor named '{text}' (workspace: {known}).").format(
+                name=spec.name, text=text, known=known
+            )
+        )
     return tensors[text]
 
 
@@ -105,8 +123,10 @@ def _index_tensor(spec: ParamSpec, text: str, tensors) -> torch.Tensor:
     if tensor.dtype != torch.int64:
         dtype = str(tensor.dtype).removeprefix("torch.")
         raise ParamError(
-            f"{spec.name}: {text} is {dtype}, but torch reads positions from int64 only; "
-            f"use {text}.long() or torch.tensor([[0, 1]]) (Python ints are int64)."
+            _(
+                "{name}: {text} is {dtype}, but torch reads positions from int64 only; use "
+                "{text}.long() or torch.tensor([[0, 1]]) (Python ints are int64)."
+            ).format(name=spec.name, text=text, dtype=dtype)
         )
     return tensor
 
@@ -123,7 +143,7 @@ def parse_param(spec: ParamSpec, raw: str, tensors: Mapping[str, torch.Tensor] =
     if kind in ("optional_int",) and text in ("", "None"):
         return None
     if not text and kind not in ("ints", "text", "tensors"):
-        raise ParamError(f"{spec.name} is required.")
+        raise ParamError(_("{name} is required.").format(name=spec.name))
     if kind in ("int", "optional_int"):
         return _int(spec, text)
     if kind == "ints":
@@ -137,11 +157,15 @@ def parse_param(spec: ParamSpec, raw: str, tensors: Mapping[str, torch.Tensor] =
             return True
         if text.lower() in ("false", "0", "no"):
             return False
-        raise ParamError(f"{spec.name} must be True or False, got '{text}'.")
+        raise ParamError(
+            _("{name} must be True or False, got '{text}'.").format(name=spec.name, text=text)
+        )
     if kind == "dtype":
         if text not in DTYPES:
             raise ParamError(
-                f"{spec.name}: unknown dtype '{text}'; choose one of {', '.join(DTYPES)}."
+                _("{name}: unknown dtype '{text}'; choose one of {choices}.").format(
+                    name=spec.name, text=text, choices=", ".join(DTYPES)
+                )
             )
         return DTYPES[text]
     if kind == "device":
@@ -149,14 +173,24 @@ def parse_param(spec: ParamSpec, raw: str, tensors: Mapping[str, torch.Tensor] =
             device = torch.device(text)
         except RuntimeError:
             raise ParamError(
-                f"{spec.name}: '{text}' is not a device name (cpu, cuda:0, mps)."
+                _("{name}: '{text}' is not a device name (cpu, cuda:0, mps).").format(
+                    name=spec.name, text=text
+                )
             ) from None
         if device.type == "meta":  # shapes without data: nothing to look at
-            raise ParamError(f"{spec.name}: choose a device that holds data (cpu, cuda:0, mps).")
+            raise ParamError(
+                _("{name}: choose a device that holds data (cpu, cuda:0, mps).").format(
+                    name=spec.name
+                )
+            )
         return device
     if kind == "choice":
         if text not in spec.choices:
-            raise ParamError(f"{spec.name} must be one of {', '.join(spec.choices)}.")
+            raise ParamError(
+                _("{name} must be one of {choices}.").format(
+                    name=spec.name, choices=", ".join(spec.choices)
+                )
+            )
         return text
     if kind == "literal":
         return _literal(spec, text)
@@ -167,7 +201,7 @@ def parse_param(spec: ParamSpec, raw: str, tensors: Mapping[str, torch.Tensor] =
     if kind == "tensors":
         names = tensor_names(text)
         if not names:
-            raise ParamError(f"{spec.name}: name at least one tensor.")
+            raise ParamError(_("{name}: name at least one tensor.").format(name=spec.name))
         return [_tensor(spec, n, tensors) for n in names]
     if kind == "tensor_or_number":
         return tensors[text] if text in tensors else _number(spec, text)

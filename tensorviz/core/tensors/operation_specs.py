@@ -12,16 +12,17 @@ from dataclasses import dataclass
 
 import torch
 
+from tensorviz.core.tensors.form_words import N_, in_language
 from tensorviz.core.tensors.op_params import ParamSpec
 from tensorviz.core.tensors.operation_docs import OPERATION_DOCS
 
 P = ParamSpec
 DIM = P("dim", "int", "0")
-OPTIONAL_DIM = P("dim", "optional_int", "None", "leave empty to reduce over all elements")
+OPTIONAL_DIM = P("dim", "optional_int", "None", N_("leave empty to reduce over all elements"))
 KEEPDIM = P("keepdim", "bool", "False")
-OTHER = P("other", "tensor_or_number", "2", "a workspace tensor name or a number")
-SHAPE = P("shape", "ints", "", "e.g. 6, 4 or -1, 4 (one -1 is inferred)")
-INDEX_TENSOR = P("index", "index_tensor", "", "an int64 workspace tensor of positions")
+OTHER = P("other", "tensor_or_number", "2", N_("a workspace tensor name or a number"))
+SHAPE = P("shape", "ints", "", N_("e.g. 6, 4 or -1, 4 (one -1 is inferred)"))
+INDEX_TENSOR = P("index", "index_tensor", "", N_("an int64 workspace tensor of positions"))
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,13 @@ class OpSpec:
 
     @property
     def doc(self) -> str:
-        """Its one-line explanation (operation_docs holds every text in one place)."""
+        """Its one-line explanation in the language in force (operation_docs holds every text in
+        one place)."""
+        return in_language(self.doc_id)
+
+    @property
+    def doc_id(self) -> str:
+        """The explanation as marked: English, the catalogue's id (translate with in_language)."""
         return OPERATION_DOCS.get(self.name, "")
 
 
@@ -124,7 +131,7 @@ OPERATIONS: tuple[OpSpec, ...] = (
     OpSpec(
         "permute",
         "Shape & views",
-        (P("dims", "ints", "", "a new order of all dims, e.g. 2, 0, 1"),),
+        (P("dims", "ints", "", N_("a new order of all dims, e.g. 2, 0, 1")),),
         lambda x, dims: x.permute(*dims),
         "{x}.permute({dims})",
     ),
@@ -146,7 +153,7 @@ OPERATIONS: tuple[OpSpec, ...] = (
     OpSpec(
         "expand",
         "Shape & views",
-        (P("shape", "ints", "", "-1 keeps a dim; size-1 dims stretch"),),
+        (P("shape", "ints", "", N_("-1 keeps a dim; size-1 dims stretch")),),
         lambda x, shape: x.expand(*shape),
         "{x}.expand({shape})",
     ),
@@ -160,7 +167,7 @@ OPERATIONS: tuple[OpSpec, ...] = (
     OpSpec(
         "repeat",
         "Shape & views",
-        (P("repeats", "ints", "2, 1", "how often to tile each dim"),),
+        (P("repeats", "ints", "2, 1", N_("how often to tile each dim")),),
         lambda x, repeats: x.repeat(*repeats),
         "{x}.repeat({repeats})",
     ),
@@ -183,14 +190,14 @@ OPERATIONS: tuple[OpSpec, ...] = (
     OpSpec(
         "index",
         "Indexing",
-        (P("index", "index", "0", "e.g. 0, 1:3  or  ..., 0  or  x > 0"),),
+        (P("index", "index", "0", N_("e.g. 0, 1:3  or  ..., 0  or  x > 0")),),
         lambda x, index: x[index],
         "{x}[{index}]",
     ),
     OpSpec(
         "index_select",
         "Indexing",
-        (DIM, P("index", "ints", "0", "indices along dim")),
+        (DIM, P("index", "ints", "0", N_("indices along dim"))),
         lambda x, dim, index: x.index_select(dim, torch.tensor(index, device=x.device)),
         "{x}.index_select({dim}, torch.tensor([{index}]))",
     ),
@@ -219,7 +226,7 @@ OPERATIONS: tuple[OpSpec, ...] = (
     OpSpec(
         "cat",
         "Join & split",
-        (P("tensors", "tensors", "", "names, e.g. a, b"), DIM),
+        (P("tensors", "tensors", "", N_("names, e.g. a, b")), DIM),
         lambda x, tensors, dim: torch.cat(tensors, dim=dim),
         "torch.cat({tensors}, dim={dim})",
         takes_input=False,
@@ -227,7 +234,7 @@ OPERATIONS: tuple[OpSpec, ...] = (
     OpSpec(
         "stack",
         "Join & split",
-        (P("tensors", "tensors", "", "names, e.g. a, b"), DIM),
+        (P("tensors", "tensors", "", N_("names, e.g. a, b")), DIM),
         lambda x, tensors, dim: torch.stack(tensors, dim=dim),
         "torch.stack({tensors}, dim={dim})",
         takes_input=False,
@@ -235,7 +242,7 @@ OPERATIONS: tuple[OpSpec, ...] = (
     OpSpec(
         "split",
         "Join & split",
-        (P("split_size", "sizes", "1", "one size, or a list like [1, 2]"), DIM),
+        (P("split_size", "sizes", "1", N_("one size, or a list like [1, 2]")), DIM),
         lambda x, split_size, dim: x.split(
             list(split_size) if isinstance(split_size, tuple) else split_size, dim
         ),
@@ -375,7 +382,7 @@ OPERATIONS: tuple[OpSpec, ...] = (
     OpSpec(
         "index_assign",
         "In place",
-        (P("index", "index", "0", "e.g. 0, :  or  x > 0"), P("value", "tensor_or_number", "0")),
+        (P("index", "index", "0", N_("e.g. 0, :  or  x > 0")), P("value", "tensor_or_number", "0")),
         _index_assign,
         "{x}[{index}] = {value}",
         inplace=True,

@@ -14,6 +14,7 @@ import numpy
 import torch
 
 from tensorviz.core.tensors.identity import dtype_name
+from tensorviz.core.translation import _
 
 SHORT_DTYPE_NAMES = {
     "bool": "bool",
@@ -61,7 +62,7 @@ class TensorSummary:
         if not self.shape:
             return f"{head} {self.scalar_text}"
         if self.numel == 0:
-            return f"{head} empty"
+            return _("{head} empty").format(head=head)
         parts = [head, f"n={self.numel}"]
         if self.min is not None and self.max is not None:
             x = "|x|" if self.is_complex else "x"
@@ -73,7 +74,7 @@ class TensorSummary:
         if self.std is not None:
             parts.append(f"σ={format_statistic(self.std)}")
         if self.zero_count:
-            parts.append(f"zeros={self.zero_count}")
+            parts.append(_("zeros={count}").format(count=self.zero_count))
         if self.nan_count:
             parts.append(f"NaN!={self.nan_count}")
         if self.is_complex and self.inf_count:
@@ -92,17 +93,15 @@ def heading(shape: tuple[int, ...], dtype: str, device: str = "cpu") -> str:
     return text if device == "cpu" else f"{text} {device}"
 
 
-META_NO_VALUES = (
-    "{head} — a meta tensor: shape, dtype and strides, but no values to show (the meta device "
-    "stores none; torch uses it to plan shapes and build models too big for memory)."
-)
-
-
 def no_values_note(tensor: torch.Tensor) -> str | None:
     """Why a tensor has no values to show or summarise (None: it has them)."""
     if tensor.device.type == "meta":
         head = heading(tuple(tensor.shape), dtype_name(tensor.dtype), "meta")
-        return META_NO_VALUES.format(head=head)
+        return _(
+            "{head} — a meta tensor: shape, dtype and strides, but no values to show (the meta "
+            "device stores none; torch uses it to plan shapes and build models too big for "
+            "memory)."
+        ).format(head=head)
     return None
 
 
@@ -311,10 +310,16 @@ def slice_2d(
     """
     shown = [dim for dim in (row_dim, col_dim) if dim is not None]
     if len(set(shown)) != len(shown):
-        raise ValueError(f"rows and columns must be different dims, both are {row_dim}")
+        raise ValueError(
+            _("rows and columns must be different dims, both are {dim}").format(dim=row_dim)
+        )
     for dim in shown:
         if not 0 <= dim < tensor.dim():
-            raise IndexError(f"dim {dim} is out of range for a {tensor.dim()}-d tensor")
+            raise IndexError(
+                _("dim {dim} is out of range for a {count}-d tensor").format(
+                    dim=dim, count=tensor.dim()
+                )
+            )
     hidden = [dim for dim in range(tensor.dim()) if dim not in shown]
     if any(tensor.shape[dim] == 0 for dim in hidden):
         # No index exists along an empty dim; show the shown dims with no rows instead.

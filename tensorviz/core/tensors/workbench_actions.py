@@ -26,6 +26,7 @@ from tensorviz.core.tensors.action_results import (
     input_problem,
     mask_bytes,
     meta_keys,
+    torch_warning_note,
     torch_warns_every_time,
 )
 from tensorviz.core.tensors.creation import (
@@ -53,6 +54,7 @@ from tensorviz.core.tensors.op_params import (
 from tensorviz.core.tensors.operation_specs import OPERATIONS_BY_NAME, OpSpec, code_line
 from tensorviz.core.tensors.type_promotion import promotion_note
 from tensorviz.core.tensors.workspace import Provenance, Workspace, WorkspaceEntry, WorkspaceError
+from tensorviz.core.translation import _
 
 __all__ = [  # what the Workbench calls (the result types live in action_results)
     "ActionError", "ActionOutcome", "PreparedAction", "apply_operation", "create_tensor",
@@ -82,7 +84,7 @@ def prepare_creation(
 ) -> PreparedAction:
     spec = CREATIONS_BY_NAME.get(kind)
     if spec is None:
-        raise input_problem(f"Unknown way to create a tensor: '{kind}'.")
+        raise input_problem(_("Unknown way to create a tensor: '{kind}'.").format(kind=kind))
     if name:
         try:
             workspace.check_new_name(name)
@@ -165,10 +167,14 @@ def prepare_operation(
 ) -> PreparedAction:
     op = OPERATIONS_BY_NAME.get(op_name)
     if op is None:
-        raise input_problem(f"Unknown operation '{op_name}'.")
+        raise input_problem(_("Unknown operation '{op}'.").format(op=op_name))
     tensors = workspace.tensors()
     if op.takes_input and input_name not in tensors:
-        raise input_problem(f"Choose an input tensor for {op_name} (none named '{input_name}').")
+        raise input_problem(
+            _("Choose an input tensor for {op} (none named '{name}').").format(
+                op=op_name, name=input_name
+            )
+        )
     x = tensors[input_name] if op.takes_input else None
     values, shown = _parse_params(op, input_name or "", raw_params, tensors)
     code = code_line(op, input_name, shown)
@@ -193,7 +199,11 @@ def prepare_operation(
 
     masks = mask_bytes(values)
     needed = new_bytes_on_meta(op.run, x, meta_keys(values))
-    what = f"The result of {code}" + (" with the masks of its index" if masks else "")
+    what = (
+        _("The result of {code} with the masks of its index")
+        if masks
+        else _("The result of {code}")
+    ).format(code=code)
     if problem := allocation_problem((needed or 0) + masks, what):
         raise input_problem(problem)
 
@@ -210,7 +220,7 @@ def prepare_operation(
                 result = op.run(x, **real)
         except Exception as error:  # noqa: BLE001 — torch refused; explain it
             raise explained(error) from None
-        notes = [f"torch warns: {w.message}" for w in caught]
+        notes = [torch_warning_note(w.message) for w in caught]
         if "other" in real:  # arithmetic: say why the result has its dtype
             other_text = (raw_params.get("other") or "").strip()
             names = (input_name or "", other_text if other_text in tensors else "")
@@ -262,17 +272,19 @@ def _add_results(workspace, op, result, inputs, code, raw, name, notes) -> Actio
             (workspace.suggest_name(f"{base}_{label}"), t)
             for label, t in zip(labels, result, strict=True)
         ]
-    for _, t in parts:
+    for _unused, t in parts:
         if any(size < 0 for size in t.shape):  # torch accepted e.g. expand(0, -2)
             raise input_problem(
-                f"torch returned a tensor of shape {list(t.shape)} — a negative size is "
-                "meaningless (torch does not check it here). Use -1 only to keep a size, and "
-                "sizes ≥ 0 otherwise."
+                _(
+                    "torch returned a tensor of shape {shape} — a negative size is meaningless "
+                    "(torch does not check it here). Use -1 only to keep a size, and sizes ≥ 0 "
+                    "otherwise."
+                ).format(shape=list(t.shape))
             )
     provenance = Provenance(op.name, code, tuple(inputs), raw)
     entries = [WorkspaceEntry(n, t, provenance, notes=notes) for n, t in parts]
     try:
-        created = workspace.add(entries, f"{', '.join(n for n, _ in parts)} = {code}")
+        created = workspace.add(entries, f"{', '.join(n for n, _unused in parts)} = {code}")
     except WorkspaceError as error:
         raise input_problem(str(error)) from None
     verdicts = {n: view_verdict(t, inputs) for n, t in parts}
@@ -284,7 +296,7 @@ def write_numpy(workspace: Workspace, name: str, index_text: str, value_text: st
     entry = workspace.entry(name)
     array = entry.numpy_array
     if array is None:
-        raise input_problem(f"{name} was not made from a NumPy array.")
+        raise input_problem(_("{name} was not made from a NumPy array.").format(name=name))
     try:
         parsed = parse_index(index_text, "arr", {})
         value = parse_param(ParamSpec("value", "number"), value_text)
@@ -303,10 +315,10 @@ def write_numpy(workspace: Workspace, name: str, index_text: str, value_text: st
     except Exception as error:  # noqa: BLE001 — NumPy refused (e.g. index out of range)
         raise ActionError(explain_error(error, "numpy write", [entry.tensor], {})) from None
     note = (
-        f"{name} changed too: torch.from_numpy shares the array's memory."
+        _("{name} changed too: torch.from_numpy shares the array's memory.")
         if shared
-        else f"{name} did not change: torch.tensor(arr) copied the data."
-    )
+        else _("{name} did not change: torch.tensor(arr) copied the data.")
+    ).format(name=name)
     return ActionOutcome(code, (), {}, tuple(changed), (note,))
 
 

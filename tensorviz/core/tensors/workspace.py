@@ -23,6 +23,7 @@ from tensorviz.core.tensors.workspace_entries import (  # noqa: F401 — importe
     WorkspaceEvent,
 )
 from tensorviz.core.tensors.workspace_reading import WorkspaceReading
+from tensorviz.core.translation import _
 
 # Undo and redo keep copies of written memory; the oldest steps are forgotten beyond this much.
 UNDO_MEMORY_FRACTION = 0.25  # of the memory available now
@@ -47,7 +48,7 @@ class Workspace(WorkspaceReading):
         """Add entries (e.g. all parts of a split) as one step; names must be new and valid."""
         self._check_new_names(entries)
         if not entries:
-            raise WorkspaceError("Nothing to add: the operation produced no tensors.")
+            raise WorkspaceError(_("Nothing to add: the operation produced no tensors."))
         uid_of = {n: e.uid for n, e in self._entries.items()}
         for e in entries:
             self._next_uid += 1
@@ -64,7 +65,7 @@ class Workspace(WorkspaceReading):
 
         self._push(
             reversible(
-                description or f"create {', '.join(names)}",
+                description or _("create {names}").format(names=", ".join(names)),
                 undo,
                 lambda: self._put_back(removed),
                 held_by_redo=lambda: self._bytes_only_in(removed),
@@ -78,7 +79,7 @@ class Workspace(WorkspaceReading):
         for e in entries:
             self.check_new_name(e.name)
             if e.name in seen:
-                raise WorkspaceError(f"The name '{e.name}' is used twice.")
+                raise WorkspaceError(_("The name '{name}' is used twice.").format(name=e.name))
             seen.add(e.name)
 
     def add_tensor(self, name: str, tensor: torch.Tensor, provenance: Provenance, **extra) -> str:
@@ -92,7 +93,7 @@ class Workspace(WorkspaceReading):
         self._rename(entry, new)
         self._push(
             reversible(
-                f"rename {old} to {new}",
+                _("rename {old} to {new}").format(old=old, new=new),
                 lambda: self._rename(self._entries[new], old),
                 lambda: self._rename(self._entries[old], new),
             )
@@ -105,7 +106,7 @@ class Workspace(WorkspaceReading):
         provenance = Provenance("duplicate", f"{name}.clone()", (name,))
         return self.add(
             [WorkspaceEntry(new_name, source.tensor.clone(), provenance, array)],
-            f"duplicate {name}",
+            _("duplicate {name}").format(name=name),
         )[0]
 
     def delete(self, name: str) -> None:
@@ -120,7 +121,7 @@ class Workspace(WorkspaceReading):
 
         self._push(
             reversible(
-                f"delete {name}",
+                _("delete {name}").format(name=name),
                 lambda: self._insert(deleted[0], position),
                 redo,
                 held_by_undo=lambda: self._bytes_only_in(deleted),
@@ -152,8 +153,10 @@ class Workspace(WorkspaceReading):
             self._history.clear()
             if notes is not None:
                 notes.append(
-                    f"Not undoable: a copy of the {human_bytes(nbytes)} this wrote into would not "
-                    "fit the memory kept for undo, so the undo history was cleared."
+                    _(
+                        "Not undoable: a copy of the {size} this wrote into would not fit the "
+                        "memory kept for undo, so the undo history was cleared."
+                    ).format(size=human_bytes(nbytes))
                 )
             return self._mark_changed(name, reaches_tensor)
         snapshot = storage.clone()
@@ -197,7 +200,7 @@ class Workspace(WorkspaceReading):
         replaced: list[WorkspaceEntry],
         changed: list[str],
         restore: Callable[[], None] | None = None,
-        description: str = "run script",
+        description: str = "",
         held_bytes: int = 0,
         remember_after: Callable[[], tuple[Callable[[], None], int] | None] | None = None,
     ) -> bool:
@@ -229,12 +232,13 @@ class Workspace(WorkspaceReading):
             return bool(after)
 
         def redo() -> None:
-            put_back, _ = after[0]
+            put_back, _unused = after[0]
             if put_back is not None:
                 put_back()
             self._swap_entries(new, [], in_place)
 
         added_names = [e.name for e in added]
+        description = description or _("run script")
         self._swap_entries(new, [], in_place)
         self._push(
             reversible(
@@ -308,13 +312,13 @@ class Workspace(WorkspaceReading):
     def undo(self) -> str:
         description = self._history.undo()
         if description is None:
-            raise WorkspaceError("Nothing to undo.")
+            raise WorkspaceError(_("Nothing to undo."))
         return description
 
     def redo(self) -> str:
         description = self._history.redo()
         if description is None:
-            raise WorkspaceError("Nothing to redo.")
+            raise WorkspaceError(_("Nothing to redo."))
         return description
 
     # --- internals -------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from tensorviz.core.tensors.workspace_entries import (
     WorkspaceError,
     WorkspaceEvent,
 )
+from tensorviz.core.translation import _
 
 
 class WorkspaceReading:
@@ -44,7 +45,9 @@ class WorkspaceReading:
         try:
             return self._entries[name]
         except KeyError:
-            raise WorkspaceError(f"There is no tensor named '{name}'.") from None
+            raise WorkspaceError(
+                _("There is no tensor named '{name}'.").format(name=name)
+            ) from None
 
     def tensor(self, name: str) -> torch.Tensor:
         return self.entry(name).tensor
@@ -126,13 +129,17 @@ class WorkspaceReading:
             or unicodedata.normalize("NFKC", name) != name
         ):
             raise WorkspaceError(
-                f"'{name}' is not a valid name: use letters, digits and _, not starting with a "
-                "digit (it must work as a Python variable)."
+                _(
+                    "'{name}' is not a valid name: use letters, digits and _, not starting with a "
+                    "digit (it must work as a Python variable)."
+                ).format(name=name)
             )
         if name in ("torch", "np", "nn", "F"):
-            raise WorkspaceError(f"'{name}' is reserved for the module of that name.")
+            raise WorkspaceError(
+                _("'{name}' is reserved for the module of that name.").format(name=name)
+            )
         if name in self._entries:
-            raise WorkspaceError(f"A tensor named '{name}' already exists.")
+            raise WorkspaceError(_("A tensor named '{name}' already exists.").format(name=name))
 
     def suggest_name(self, base: str) -> str:
         base = "".join(c if c.isalnum() or c == "_" else "_" for c in base).strip("_") or "t"

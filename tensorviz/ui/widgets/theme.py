@@ -51,6 +51,9 @@ LIGHT = Theme(
         "syntax_keyword": "#8331c9", "syntax_builtin": "#3d5a80", "syntax_module": "#1f6f66",
         "syntax_string": "#9a5210", "syntax_comment": "#5f6673", "syntax_number": "#b42318",
         "syntax_decorator": "#1d7268", "syntax_definition": "#1f2a44", "gutter_text": "#5f6673",
+        # the Workbench's view / copy / in-place badge (text on a filled badge)
+        "verdict_text": "#ffffff", "verdict_view": "#1f7a6f", "verdict_copy": "#3d5a80",
+        "verdict_in_place": "#b5452b", "verdict_other": "#5f6673",
     },
     ("#3d5a80", "#ee6c4d", "#2a9d8f", "#8d5fd3", "#e9a23b", "#c0392b", "#5c7c2f", "#d6336c"),
 )  # fmt: skip
@@ -72,6 +75,9 @@ DARK = Theme(
         "syntax_keyword": "#c792ea", "syntax_builtin": "#82aaff", "syntax_module": "#7fd6c8",
         "syntax_string": "#f0b37e", "syntax_comment": "#98a2b3", "syntax_number": "#f78c6c",
         "syntax_decorator": "#89ddff", "syntax_definition": "#e6e9ef", "gutter_text": "#a8b0bf",
+        # the Workbench's view / copy / in-place badge (text on a filled badge)
+        "verdict_text": "#10131a", "verdict_view": "#4fc3b1", "verdict_copy": "#7fa7d9",
+        "verdict_in_place": "#ff8a65", "verdict_other": "#a8b0bf",
     },
     ("#7fa7d9", "#ff8a65", "#4fc3b1", "#b39ddb", "#f2c14e", "#ef6f6c", "#9ccc65", "#f48fb1"),
 )  # fmt: skip
@@ -93,6 +99,8 @@ TEXT_ON_BACKGROUND = (
                    "definition")
       for background in ("window", "current_line", "failing_line")),
     ("gutter_text", "code_background"), ("error_text", "code_background"),
+    ("verdict_text", "verdict_view"), ("verdict_text", "verdict_copy"),
+    ("verdict_text", "verdict_in_place"), ("verdict_text", "verdict_other"),
 )  # fmt: skip
 
 

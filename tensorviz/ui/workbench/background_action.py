@@ -14,6 +14,12 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QW
 
 from tensorviz.core.explain.errors import explain_error
 from tensorviz.core.tensors.workbench_actions import ActionError, PreparedAction
+from tensorviz.ui.widgets.retranslating import Retranslating
+from tensorviz.ui.widgets.theme import scaled
+from tensorviz.ui.workbench.appearance_link import on_appearance_changed
+from tensorviz.ui.workbench.text_arguments import arg
+
+BAR_WIDTH = 160  # px at 100 %
 
 
 class _Relay(QObject):
@@ -40,7 +46,7 @@ class _ComputeJob(QRunnable):
         self._relay.computed.emit(self._generation, result)
 
 
-class BackgroundAction(QWidget):
+class BackgroundAction(Retranslating, QWidget):
     """The busy bar, shown only while an action computes; one action at a time."""
 
     finished = Signal(object, object)  # PreparedAction, its computed result
@@ -61,13 +67,8 @@ class BackgroundAction(QWidget):
         self.label = QLabel()
         self.bar = QProgressBar()
         self.bar.setRange(0, 0)  # torch gives no progress: an honest "working" bar
-        self.bar.setMaximumWidth(160)
         self.bar.setTextVisible(False)
-        self.discard_button = QPushButton("Discard")
-        self.discard_button.setToolTip(
-            "Stop waiting: torch finishes this computation in the background and its result "
-            "is dropped (Esc)"
-        )
+        self.discard_button = QPushButton()
         self.discard_button.clicked.connect(self.discard)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -77,7 +78,23 @@ class BackgroundAction(QWidget):
         self._clock = QTimer(self)
         self._clock.setInterval(200)
         self._clock.timeout.connect(self._show_elapsed)
+        on_appearance_changed(self._on_appearance_changed)
+        self._on_appearance_changed()
+        self.retranslate()
         self.hide()
+
+    def retranslate(self) -> None:
+        self.discard_button.setText(self.tr("Discard"))
+        self.discard_button.setToolTip(
+            self.tr(
+                "Stop waiting: torch finishes this computation in the background and its result "
+                "is dropped (Esc)"
+            )
+        )
+        self._show_elapsed()
+
+    def _on_appearance_changed(self) -> None:
+        self.bar.setMaximumWidth(scaled(BAR_WIDTH))
 
     def is_busy(self) -> bool:
         return self._prepared is not None
@@ -114,7 +131,8 @@ class BackgroundAction(QWidget):
     def _show_elapsed(self) -> None:
         if self._prepared is not None:
             elapsed = time.monotonic() - self._started
-            self.label.setText(f"Computing {self._prepared.code} … {elapsed:.1f} s")
+            text = arg(self.tr("Computing %1 … %2 s"), self._prepared.code, f"{elapsed:.1f}")
+            self.label.setText(text)
 
     def _on_computed(self, generation: int, result) -> None:
         if generation != self._generation or self._prepared is None:

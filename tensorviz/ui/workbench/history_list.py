@@ -7,19 +7,24 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from tensorviz.core.tensors.workspace import Workspace
+from tensorviz.ui.widgets.retranslating import Retranslating
+from tensorviz.ui.widgets.theme import scaled
+from tensorviz.ui.workbench.appearance_link import on_appearance_changed
+from tensorviz.ui.workbench.text_arguments import arg
+
+STEPS_HEIGHT = 150  # px at 100 %: about six steps, the rest scroll
 
 
-class HistoryList(QWidget):
+class HistoryList(Retranslating, QWidget):
     step_clicked = Signal(str)  # the workspace name of the step
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.title = QLabel("History")
+        self._name: str | None = None  # whose history is shown
+        self.title = QLabel()
         self.title.setObjectName("sectionTitle")
         self.steps = QListWidget()
         self.steps.setObjectName("historyList")
-        self.steps.setToolTip("How the selected tensor was made; click a step to select it")
-        self.steps.setMaximumHeight(150)
         self.steps.itemClicked.connect(
             lambda item: self.step_clicked.emit(item.data(Qt.ItemDataRole.UserRole))
         )
@@ -27,14 +32,31 @@ class HistoryList(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)
         layout.addWidget(self.steps)
+        on_appearance_changed(self._on_appearance_changed)
+        self._on_appearance_changed()
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.steps.setToolTip(
+            self.tr("How the selected tensor was made; click a step to select it")
+        )
+        if self._name is None:
+            self.title.setText(self.tr("History"))
+        else:
+            self.title.setText(arg(self.tr("History of %1"), self._name))
+
+    def _on_appearance_changed(self) -> None:
+        self.steps.setMaximumHeight(scaled(STEPS_HEIGHT))
 
     def clear(self) -> None:
-        self.title.setText("History")
+        self._name = None
+        self.retranslate()
         self.steps.clear()
 
     def show_lineage(self, workspace: Workspace, name: str) -> None:
         self.steps.clear()
-        self.title.setText(f"History of {name}")
+        self._name = name
+        self.retranslate()
         for step in workspace.lineage(name):
             provenance = workspace.entry(step).provenance
             item = QListWidgetItem(provenance.statement(step).splitlines()[-1])

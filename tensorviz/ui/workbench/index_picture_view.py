@@ -1,7 +1,8 @@
 """The gather/scatter picture: x, index and out side by side, with the elements one index
 element links highlighted and joined by lines, the formula and core's notes below. Core
 (index_picture) computes every link from torch; this widget only draws them. Hover or click an
-element of any grid to follow its links; the arrow keys walk the index grid."""
+element of any grid to follow its links; the arrow keys walk the index grid. Colours are the
+theme's, read when painting; cells and gaps grow with the zoom."""
 
 from __future__ import annotations
 
@@ -17,14 +18,28 @@ from tensorviz.core.tensors.index_picture import (
     picture_of_entry,
 )
 from tensorviz.core.tensors.workspace import Workspace
+from tensorviz.ui.widgets.retranslating import Retranslating
+from tensorviz.ui.widgets.theme import colour, current_theme, scaled
+from tensorviz.ui.workbench.appearance_link import on_appearance_changed
+from tensorviz.ui.workbench.text_arguments import arg
 
-CELL, SMALL_CELL, TEXT_FROM, GAP, TOP, MARGIN = 30, 14, 22, 56, 24, 6  # px
-SOURCE_COLOUR = QColor("#e9a23b")  # the element of x read (or overwritten)
-INDEX_COLOUR = QColor("#2a9d8f")
-RESULT_COLOUR = QColor("#8d5fd3")
-LOST_COLOUR = QColor("#9ca3af")  # a scatter write that another write replaced
-INK, LINE, BLANK = QColor("#1f2a44"), QColor("#d1d5db"), QColor("#f8fafc")
+CELL, SMALL_CELL, TEXT_FROM, GAP, TOP, MARGIN = 30, 14, 22, 56, 24, 6  # px at 100 %
 GRIDS = ("x", "index", "out")
+MARK_STRENGTH = 0.4  # a marked cell: this much of the mark's colour over the cell's background
+
+
+def _marks() -> tuple[QColor, QColor, QColor]:
+    """(the element of x read or overwritten, the index element, the element of out), from the
+    theme's series: amber, teal, purple in both themes."""
+    series = current_theme().series
+    return QColor(series[4]), QColor(series[2]), QColor(series[3])
+
+
+def _tint(mark: QColor, background: QColor) -> QColor:
+    """The mark over the background: light on the light theme, deep on the dark one, so the
+    theme's ink reads on it either way."""
+    pairs = zip(mark.getRgbF()[:3], background.getRgbF()[:3], strict=True)
+    return QColor.fromRgbF(*(MARK_STRENGTH * m + (1 - MARK_STRENGTH) * b for m, b in pairs))
 
 
 def _value_text(value) -> str:
@@ -44,6 +59,13 @@ class IndexGrids(QWidget):
         self.setSizePolicy(policy)
         self.picture: IndexPicture | None = None
         self.selected: tuple[str, tuple[int, int]] = ("index", (0, 0))
+        on_appearance_changed(self._on_appearance_changed)
+
+    def _on_appearance_changed(self) -> None:
+        """Cells, gaps and captions at the new zoom (the height follows); colours repaint."""
+        self.setFixedHeight(self.heightForWidth(self.width()))
+        self.updateGeometry()
+        self.update()
 
     def set_picture(self, picture: IndexPicture | None) -> None:
         self.picture = picture
@@ -83,20 +105,20 @@ class IndexGrids(QWidget):
     def cell_size(self, width: int | None = None) -> int:
         """Cells as large as CELL, smaller when the widget is narrower (at least SMALL_CELL)."""
         width = self.width() if width is None else width
-        room = (width - 2 * MARGIN - 2 * GAP) // max(self._columns(), 1)
-        return max(SMALL_CELL, min(CELL, room))
+        room = (width - 2 * scaled(MARGIN) - 2 * scaled(GAP)) // max(self._columns(), 1)
+        return max(scaled(SMALL_CELL), min(scaled(CELL), room))
 
     def _width_at(self, cell: int) -> int:
         grids = sum(max(self._array(g).shape[1] * cell, self._caption_width(g)) for g in GRIDS)
-        return grids + 2 * GAP + 2 * MARGIN
+        return grids + 2 * scaled(GAP) + 2 * scaled(MARGIN)
 
     def _origin(self, grid: str) -> QPointF:
-        x, cell = MARGIN, self.cell_size()
+        x, cell = scaled(MARGIN), self.cell_size()
         for name in GRIDS:
             if name == grid:
                 break
-            x += max(self._array(name).shape[1] * cell, self._caption_width(name)) + GAP
-        return QPointF(x, TOP)
+            x += max(self._array(name).shape[1] * cell, self._caption_width(name)) + scaled(GAP)
+        return QPointF(x, scaled(TOP))
 
     def _caption(self, grid: str) -> str:
         return f"{grid}  {list(self.picture.shapes[GRIDS.index(grid)])}"
@@ -135,17 +157,18 @@ class IndexGrids(QWidget):
     def heightForWidth(self, width: int) -> int:
         if self.picture is None:
             return 0
-        return TOP + self._rows() * self.cell_size(width) + MARGIN
+        return scaled(TOP) + self._rows() * self.cell_size(width) + scaled(MARGIN)
 
     def sizeHint(self) -> QSize:
-        if self.picture is None:
-            return QSize(0, 0)
-        return QSize(self._width_at(CELL), TOP + self._rows() * CELL + MARGIN)
+        return self._size_at(scaled(CELL))
 
     def minimumSizeHint(self) -> QSize:
+        return self._size_at(scaled(SMALL_CELL))
+
+    def _size_at(self, cell: int) -> QSize:
         if self.picture is None:
             return QSize(0, 0)
-        return QSize(self._width_at(SMALL_CELL), TOP + self._rows() * SMALL_CELL + MARGIN)
+        return QSize(self._width_at(cell), scaled(TOP) + self._rows() * cell + scaled(MARGIN))
 
     def resizeEvent(self, event) -> None:
         self.setFixedHeight(self.heightForWidth(self.width()))  # the rows follow the cell size
@@ -186,10 +209,11 @@ class IndexGrids(QWidget):
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         links = self.active_links()
+        source, index, result = _marks()
         marks = {
-            "x": {link.source_cell: SOURCE_COLOUR for link in links},
-            "index": {link.index_cell: INDEX_COLOUR for link in links},
-            "out": {link.result_cell: RESULT_COLOUR for link in links if link.survives},
+            "x": {link.source_cell: source for link in links},
+            "index": {link.index_cell: index for link in links},
+            "out": {link.result_cell: result for link in links if link.survives},
         }
         for link in links:  # under the cells: a line shows between the grids, the cell it reaches
             self._paint_link(painter, link)  # is the highlighted one
@@ -203,21 +227,23 @@ class IndexGrids(QWidget):
         bold = QFont(self.font())
         bold.setBold(True)
         painter.setFont(bold)
-        painter.setPen(INK)
-        caption = QRectF(origin.x(), 0, self._caption_width(grid) + 8, TOP - 4)
+        ink, line, blank = colour("ink"), colour("border"), colour("canvas")
+        painter.setPen(ink)
+        caption = QRectF(origin.x(), 0, self._caption_width(grid) + 8, scaled(TOP) - 4)
         painter.drawText(
             caption, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self._caption(grid)
         )
         painter.setFont(self.font())
+        border = max(1, scaled(1))
         for row in range(array.shape[0]):
             for column in range(array.shape[1]):
                 rect = self.cell_rect(grid, (row, column))
-                colour = marks.get((row, column))
-                painter.fillRect(rect, colour.lighter(175) if colour else BLANK)
-                painter.setPen(QPen(colour if colour else LINE, 2 if colour else 1))
+                mark = marks.get((row, column))
+                painter.fillRect(rect, _tint(mark, blank) if mark else blank)
+                painter.setPen(QPen(mark if mark else line, 2 * border if mark else border))
                 painter.drawRect(rect.adjusted(1, 1, -1, -1))
-                if rect.width() >= TEXT_FROM:  # smaller cells show the links by colour only
-                    painter.setPen(INK)
+                if rect.width() >= scaled(TEXT_FROM):  # smaller cells show links by colour only
+                    painter.setPen(ink)
                     text = _value_text(array[row, column].item())
                     painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
@@ -225,18 +251,21 @@ class IndexGrids(QWidget):
         index = self.cell_rect("index", link.index_cell)
         source = self.cell_rect("x", link.source_cell)
         result = self.cell_rect("out", link.result_cell)
-        painter.setPen(QPen(SOURCE_COLOUR, 2))
+        source_colour, _index_colour, result_colour = _marks()
+        width = 2 * max(1, scaled(1))
+        painter.setPen(QPen(source_colour, width))
         painter.drawLine(
             QPointF(index.left(), index.center().y()), QPointF(source.right(), source.center().y())
         )
         style = Qt.PenStyle.SolidLine if link.survives else Qt.PenStyle.DashLine
-        painter.setPen(QPen(RESULT_COLOUR if link.survives else LOST_COLOUR, 2, style))
+        lost = colour("faint")  # a scatter write that another write replaced
+        painter.setPen(QPen(result_colour if link.survives else lost, width, style))
         painter.drawLine(
             QPointF(index.right(), index.center().y()), QPointF(result.left(), result.center().y())
         )
 
 
-class IndexPictureView(QFrame):
+class IndexPictureView(Retranslating, QFrame):
     """The grids and, below them, the formula and core's notes (or why there is no picture)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -257,10 +286,23 @@ class IndexPictureView(QFrame):
         layout.addWidget(self.link)
         layout.addWidget(self.caption)
         self.grids.cell_selected.connect(self._on_cell_selected)
+        self._shown: tuple[Workspace, str] | None = None  # whose picture, to say it again
+        self._unavailable = ""
         self.set_picture(None)
+
+    def retranslate(self) -> None:
+        """core's notes and reasons again, in the language now in force."""
+        if self._shown is not None and self._shown[1] in self._shown[0]:
+            selected = self.grids.selected
+            self.show_entry(*self._shown)
+            if self.grids.picture is not None:
+                self.grids.select(selected[0], *selected[1])
+        else:
+            self._show_caption()
 
     def show_entry(self, workspace: Workspace, name: str) -> None:
         """The picture of workspace tensor `name` (core's picture_of_entry), or why not."""
+        self._shown = (workspace, name)
         try:
             self.set_picture(picture_of_entry(workspace, name))
         except NoPictureError as why:
@@ -272,17 +314,31 @@ class IndexPictureView(QFrame):
         self.grids.setVisible(picture is not None)
         self.formula.setVisible(picture is not None)
         self.link.setVisible(picture is not None)
+        if picture is None:
+            self._shown = self._shown if unavailable else None
+        self._unavailable = unavailable
         if picture is not None:
             self.formula.setText(picture.formula)
             self._on_cell_selected("index", 0, 0)
         else:
-            self.caption.setText(f"No index picture: {unavailable}" if unavailable else "")
+            self._show_caption()
         self.setVisible(picture is not None or bool(unavailable))
+
+    def _show_caption(self) -> None:
+        picture = self.grids.picture
+        if picture is not None:
+            hint = self.tr(
+                "Hover or click an element (arrow keys walk the index) to follow its links."
+            )
+            self.caption.setText(" ".join((*picture.notes, hint)))
+        elif self._unavailable:
+            self.caption.setText(arg(self.tr("No index picture: %1"), self._unavailable))
+        else:
+            self.caption.setText("")
 
     def _on_cell_selected(self, grid: str, row: int, column: int) -> None:
         picture = self.grids.picture
         if picture is None:
             return
         self.link.setText(describe_links(picture, self.grids.active_links()))
-        hint = "Hover or click an element (arrow keys walk the index) to follow its links."
-        self.caption.setText(" ".join((*picture.notes, hint)))
+        self._show_caption()

@@ -14,6 +14,7 @@ import torch
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
 from tensorviz.core.tensors.summary import default_table_dims, slice_2d
+from tensorviz.ui.workbench.text_arguments import arg
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 NUMBER_ALIGNMENT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
@@ -150,7 +151,7 @@ class TensorTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return "" if dim is None else str(section)
         if role == Qt.ItemDataRole.ToolTipRole and dim is not None:
-            return f"dim {dim}, index {section}"
+            return arg(self.tr("dim %1, index %2"), dim, section)
         return None
 
     def flags(self, index: AnyIndex) -> Qt.ItemFlag:

@@ -2,17 +2,18 @@
 
 Statistics of a big tensor are computed in a QThreadPool (ARCHITECTURE rule 4); the worker sends
 back only a TensorSummary and numpy arrays, tagged with a generation number so that the result
-for a tensor the user has already left is dropped.
+for a tensor the user has already left is dropped. The summary line is said again in the new
+language on a switch; the table's font, rows and columns follow the zoom.
 """
 
 from __future__ import annotations
 
 import numpy
-import pyqtgraph as pg
 import torch
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
-from PySide6.QtGui import QCloseEvent, QFontDatabase
+from PySide6.QtGui import QCloseEvent, QFont, QFontDatabase
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
@@ -20,7 +21,6 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QSplitter,
     QTableView,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -35,12 +35,23 @@ from tensorviz.core.tensors.summary import (
     summarize,
 )
 from tensorviz.ui.widgets.layout_clearing import clear_layout
+from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.scrolling import scrolling
+from tensorviz.ui.widgets.theme import scaled
+from tensorviz.ui.workbench.appearance_link import on_appearance_changed
+from tensorviz.ui.workbench.text_arguments import arg
+from tensorviz.ui.workbench.value_charts import (  # noqa: F401 — heatmap_values is read from here
+    HEATMAP_MAX_SIDE,
+    ValueCharts,
+    heatmap_values,
+)
 from tensorviz.ui.workbench.value_table_model import TensorTableModel
 
 BACKGROUND_THRESHOLD = 1_000_000  # elements; smaller tensors are summarised at once
 HISTOGRAM_BINS = 64
-INK, BLUE, SKY = "#1f2a44", "#3d5a80", "#98c1d9"
+TABLE_MIN_HEIGHT = 170  # px at 100 %: the table and the charts below the summary, growing
+TABLE_MIN_HEIGHT_CAP = 220  # with the zoom only this far: at 200 % on an 800-px screen the forms
+# and the card above need the rest (the splitter still gives the charts more when dragged)
 
 
 class _StatisticsRelay(QObject):
@@ -66,38 +77,7 @@ class _StatisticsJob(QRunnable):
         self._relay.histogram_computed.emit(self._generation, counts, edges)
 
 
-def _plot_widget() -> pg.PlotWidget:
-    plot = pg.PlotWidget(background="w")
-    plot.getPlotItem().hideButtons()
-    for side in ("left", "bottom"):
-        plot.getAxis(side).setPen(INK)
-        plot.getAxis(side).setTextPen(INK)
-    return plot
-
-
-HEATMAP_MAX_SIDE = 2048  # more pixels than a screen shows; bounds the work for any slice
-
-
-def heatmap_values(values: numpy.ndarray) -> tuple[numpy.ndarray, tuple[float, float]]:
-    """A real image for ImageItem (|x| for complex, NaN for non-finite) and its colour levels.
-    Slices larger than HEATMAP_MAX_SIDE are sampled with a step (a view, no copy) first."""
-    if values.ndim == 2:
-        steps = [max(1, -(-side // HEATMAP_MAX_SIDE)) for side in values.shape]
-        values = values[:: steps[0], :: steps[1]]
-    if values.dtype.kind == "c":
-        values = numpy.abs(values)
-    elif values.dtype.kind in "biu":
-        values = values.astype(numpy.float32)
-    finite = numpy.isfinite(values)
-    if not finite.all():
-        values = numpy.where(finite, values, numpy.nan).astype(numpy.float32)
-    if not finite.any():
-        return values, (0.0, 1.0)
-    low, high = float(numpy.nanmin(values)), float(numpy.nanmax(values))
-    return values, (low, high if high > low else low + 1.0)
-
-
-class ValueView(QWidget):
+class ValueView(Retranslating, QWidget):
     statistics_ready = Signal(object)  # TensorSummary of the tensor shown now
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -117,14 +97,15 @@ class ValueView(QWidget):
         self._relay.histogram_computed.connect(self._on_histogram_computed)
         self._relay.failed.connect(self._on_statistics_failed)
 
-        fixed_font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        self.summary_label = QLabel("No tensor")
-        self.summary_label.setFont(fixed_font)
+        self._summary_state: tuple = ("none",)  # what the summary line says (see _render_summary)
+        self.summary_label = QLabel()
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.summary_label.setWordWrap(True)
 
         self.row_dim_combo = QComboBox()
         self.col_dim_combo = QComboBox()
+        for combo in (self.row_dim_combo, self.col_dim_combo):  # as wide as "dim 2 (size 32)"
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.row_dim_combo.currentIndexChanged.connect(self._on_row_dim_changed)
         self.col_dim_combo.currentIndexChanged.connect(self._on_col_dim_changed)
         self.index_spin_boxes: dict[int, QSpinBox] = {}
@@ -133,8 +114,10 @@ class ValueView(QWidget):
         self.dim_controls = QWidget()
         controls = QHBoxLayout(self.dim_controls)
         controls.setContentsMargins(0, 0, 0, 0)
-        for text, combo in (("rows", self.row_dim_combo), ("columns", self.col_dim_combo)):
-            controls.addWidget(QLabel(text))
+        self.rows_label, self.columns_label = QLabel(), QLabel()
+        for label, combo in ((self.rows_label, self.row_dim_combo),
+                             (self.columns_label, self.col_dim_combo)):  # fmt: skip
+            controls.addWidget(label)
             controls.addWidget(combo)
             controls.addSpacing(8)
         controls.addLayout(self._index_layout)
@@ -143,58 +126,66 @@ class ValueView(QWidget):
         self.model = TensorTableModel(self)
         self.table = QTableView()
         self.table.setModel(self.model)
-        self.table.setFont(fixed_font)
         self.table.setWordWrap(False)
-        metrics = self.table.fontMetrics()
-        row_height = metrics.height() + 6
-        column_width = metrics.horizontalAdvance("-1.234e+05") + 14  # widest "%.4g" text
-        for header, size in ((self.table.verticalHeader(), row_height),
-                             (self.table.horizontalHeader(), column_width)):  # fmt: skip
+        for header in (self.table.verticalHeader(), self.table.horizontalHeader()):
             # Fixed sizes: Qt then never measures 4096 sections' contents.
             header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-            header.setMinimumSectionSize(min(size, 20))
-            header.setDefaultSectionSize(size)
 
-        self.histogram_plot = _plot_widget()
-        self.histogram_plot.setLabel("left", "count", color=INK)
-        self.histogram_plot.setLabel("bottom", "value", color=INK)
-        self.histogram_curve = self.histogram_plot.plot(
-            stepMode="center", fillLevel=0, fillOutline=True, pen=pg.mkPen(BLUE), brush=SKY
+        self.charts = ValueCharts()
+        self.histogram_plot, self.histogram_curve = (
+            self.charts.histogram_plot,
+            self.charts.histogram_curve,
         )
-        self.heatmap_plot = _plot_widget()
-        self.heatmap_plot.invertY(True)  # row 0 at the top, as in the table
-        self.heatmap_plot.setLabel("left", "row", color=INK)
-        self.heatmap_plot.setLabel("bottom", "column", color=INK)
-        self.heatmap_image = pg.ImageItem(axisOrder="row-major", autoDownsample=True)
-        self.heatmap_plot.addItem(self.heatmap_image)
-        self.colour_bar = pg.ColorBarItem(colorMap="viridis", interactive=False, pen=INK, width=16)
-        self.colour_bar.setImageItem(self.heatmap_image, insert_in=self.heatmap_plot.getPlotItem())
-        self.charts = QTabWidget()
-        self.charts.addTab(self.histogram_plot, "Histogram")
-        self.charts.addTab(self.heatmap_plot, "Heatmap")
+        self.heatmap_plot, self.heatmap_image = self.charts.heatmap_plot, self.charts.heatmap_image
         self.charts.currentChanged.connect(self._on_chart_tab_changed)
 
-        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter = self.splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.table)
         splitter.addWidget(self.charts)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([600, 400])
         # Many dims must not widen the window: the controls scroll sideways when space is short.
-        controls_scroll = scrolling(self.dim_controls, Qt.Orientation.Horizontal)
-        scrollbar = controls_scroll.horizontalScrollBar().sizeHint().height()
-        controls_scroll.setFixedHeight(self.dim_controls.sizeHint().height() + scrollbar + 2)
+        self.controls_scroll = scrolling(self.dim_controls, Qt.Orientation.Horizontal)
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary_label)
-        layout.addWidget(controls_scroll)
+        layout.addWidget(self.controls_scroll)
         layout.addWidget(splitter, 1)
+        on_appearance_changed(self._on_appearance_changed)
+        self._on_appearance_changed()
         self.set_tensor(None)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.rows_label.setText(self.tr("rows"))
+        self.columns_label.setText(self.tr("columns"))
+        self._label_dim_combos()
+        self._rebuild_index_spin_boxes()
+        self._render_summary()
+
+    def _on_appearance_changed(self) -> None:
+        """The monospaced table and summary as large as the zoomed text, rows and columns too."""
+        fixed = QFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        fixed.setPointSizeF(QApplication.font().pointSizeF())
+        self.summary_label.setFont(fixed)
+        self.table.setFont(fixed)
+        metrics = self.table.fontMetrics()
+        row_height = metrics.height() + 6
+        column_width = metrics.horizontalAdvance("-1.234e+05") + 14  # widest "%.4g" text
+        for header, size in ((self.table.verticalHeader(), row_height),
+                             (self.table.horizontalHeader(), column_width)):  # fmt: skip
+            header.setMinimumSectionSize(min(size, 20))
+            header.setDefaultSectionSize(size)
+        self.splitter.setMinimumHeight(min(scaled(TABLE_MIN_HEIGHT), TABLE_MIN_HEIGHT_CAP))
+        scrollbar = self.controls_scroll.horizontalScrollBar().sizeHint().height()
+        self.controls_scroll.setFixedHeight(self.dim_controls.sizeHint().height() + scrollbar + 2)
 
     # -- the tensor ----------------------------------------------------------------------------
 
     def set_tensor(self, tensor: torch.Tensor | None, name: str = "") -> None:
         self._generation += 1
         self._pool.clear()  # jobs for earlier tensors that have not started are not needed
+        original = tensor
         note = no_values_note(tensor) if tensor is not None else None
         if note is not None:  # e.g. a meta tensor: nothing to tabulate, plot or summarise
             tensor = None
@@ -206,13 +197,11 @@ class ValueView(QWidget):
         self._update_slice()
         self._show_histogram(numpy.zeros(0), numpy.zeros(0))
         if note is not None:
-            self.summary_label.setText(f"{name} = {note}" if name else note)
+            self._show_summary("no values", original)
         elif self._tensor is None:
-            self.summary_label.setText("No tensor")
+            self._show_summary("none")
         elif self._tensor.numel() > BACKGROUND_THRESHOLD:
-            tensor = self._tensor
-            head = heading(tuple(tensor.shape), dtype_name(tensor.dtype), str(tensor.device))
-            self.summary_label.setText(f"{self._prefix()}{head} — computing statistics…")
+            self._show_summary("computing")
             self._pool.start(_StatisticsJob(self._tensor, self._generation, self._relay))
         else:
             counts, edges = histogram(self._tensor, HISTOGRAM_BINS)
@@ -236,15 +225,47 @@ class ValueView(QWidget):
     def _prefix(self) -> str:
         return f"{self._name} = " if self._name else ""
 
+    def _show_summary(self, *state) -> None:
+        self._summary_state = state
+        self._render_summary()
+
+    def _render_summary(self) -> None:
+        """The summary line from what it says, in the language in force (also after a switch)."""
+        kind, *details = self._summary_state
+        if kind == "no values":  # a meta tensor: core says why, in the language in force
+            note = no_values_note(details[0]) or ""
+            text = f"{self._name} = {note}" if self._name else note
+        elif kind == "computing" and self._tensor is not None:
+            tensor = self._tensor
+            head = heading(tuple(tensor.shape), dtype_name(tensor.dtype), str(tensor.device))
+            text = arg(self.tr("%1%2 — computing statistics…"), self._prefix(), head)
+        elif kind == "summary":
+            text = self._prefix() + details[0].text()
+        elif kind == "failed":
+            text = arg(self.tr("%1statistics failed: %2"), self._prefix(), details[0])
+        else:
+            text = self.tr("No tensor")
+        self.summary_label.setText(text)
+        self._fit_summary()
+
+    def _fit_summary(self) -> None:
+        """As tall as its wrapped lines: a splitter reads only the minimum size, never the height
+        for a width, and a two-line summary at 200 % would push the charts off the bottom."""
+        width = self.summary_label.width()
+        self.summary_label.setMinimumHeight(max(0, self.summary_label.heightForWidth(width)))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self._fit_summary()
+
     # -- statistics arriving -------------------------------------------------------------------
 
     def _on_summary_computed(self, generation: int, summary: TensorSummary) -> None:
         if generation != self._generation:
             return  # the user has moved on to another tensor
         self.summary = summary
-        self.summary_label.setText(self._prefix() + summary.text())
-        x = "|x|" if summary.is_complex else "value"
-        self.histogram_plot.setLabel("bottom", x, color=INK)
+        self._show_summary("summary", summary)
+        self.charts.set_magnitudes(summary.is_complex)
         self.statistics_ready.emit(summary)
 
     def _on_histogram_computed(self, generation: int, counts, edges) -> None:
@@ -253,28 +274,33 @@ class ValueView(QWidget):
 
     def _on_statistics_failed(self, generation: int, message: str) -> None:
         if generation == self._generation:
-            self.summary_label.setText(f"{self._prefix()}statistics failed: {message}")
+            self._show_summary("failed", message)
 
     def _show_histogram(self, counts: numpy.ndarray, edges: numpy.ndarray) -> None:
-        if len(counts) == 0:
-            self.histogram_curve.setData([0.0], [])  # stepMode needs one more x than y
-        else:
-            self.histogram_curve.setData(edges, counts)
+        self.charts.show_histogram(counts, edges)
 
     # -- which slice is shown ------------------------------------------------------------------
 
     def _fill_dim_combos(self) -> None:
         ndim = 0 if self._tensor is None else self._tensor.dim()
         self._row_dim, self._col_dim = default_table_dims(ndim)
-        labels = [f"dim {dim} (size {self._tensor.shape[dim]})" for dim in range(ndim)]
         for combo in (self.row_dim_combo, self.col_dim_combo):
             combo.blockSignals(True)
             combo.clear()
-            combo.addItems(labels)
+            combo.addItems([""] * ndim)
             combo.blockSignals(False)
+        self._label_dim_combos()
         self._show_dims_in_combos()
         self.dim_controls.setVisible(ndim >= 2)
         self._rebuild_index_spin_boxes()
+
+    def _dim_label(self, dim: int) -> str:
+        return arg(self.tr("dim %1 (size %2)"), dim, self._tensor.shape[dim])
+
+    def _label_dim_combos(self) -> None:
+        for combo in (self.row_dim_combo, self.col_dim_combo):
+            for dim in range(combo.count()):
+                combo.setItemText(dim, self._dim_label(dim))
 
     def _show_dims_in_combos(self) -> None:
         for combo, dim in (
@@ -302,11 +328,13 @@ class ValueView(QWidget):
             spin_box.setRange(0, max(size - 1, 0))
             spin_box.setEnabled(size > 1)
             spin_box.setValue(self._fixed.get(dim, 0))
-            spin_box.setToolTip(f"which index of dim {dim} the table and heatmap show")
+            spin_box.setToolTip(
+                arg(self.tr("which index of dim %1 the table and heatmap show"), dim)
+            )
             spin_box.valueChanged.connect(
                 lambda index, dim=dim: self._on_fixed_index_changed(dim, index)
             )
-            self._index_layout.addWidget(QLabel(f"dim {dim} (size {size})"))
+            self._index_layout.addWidget(QLabel(self._dim_label(dim)))
             self._index_layout.addWidget(spin_box)
             self.index_spin_boxes[dim] = spin_box
 
@@ -345,13 +373,4 @@ class ValueView(QWidget):
     def _refresh_heatmap(self) -> None:
         # Built only while its tab is shown: a 4096 x 4096 image is not free to prepare.
         self._heatmap_stale = False
-        values = self.model.values()
-        if values.size == 0:
-            self.heatmap_image.clear()
-            return
-        image, levels = heatmap_values(values)
-        self.heatmap_image.setImage(image, autoLevels=False)
-        rows, columns = values.shape if values.ndim == 2 else image.shape
-        self.heatmap_image.setRect(-0.5, -0.5, columns, rows)  # cell (i, j) centred on (j, i)
-        self.colour_bar.setLevels(levels)
-        self.heatmap_plot.getPlotItem().autoRange()
+        self.charts.show_heatmap(self.model.values())

@@ -1,13 +1,13 @@
 """The Workbench area: the workspace list, the Create / Apply forms, the identity of the selected
 tensor (with errors explained above it) and its values. Gestures become core calls
-(workbench_actions); results and errors come back as plain objects and are shown here."""
+(workbench_actions); results and errors come back as plain objects and are shown here. Every
+text is in the language in force, said again on a switch (Retranslating)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QItemSelectionModel, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QInputDialog,
     QMessageBox,
     QPushButton,
     QSplitter,
@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from tensorviz.core.explain.errors import explain_error
+from tensorviz.core.tensors.form_words import in_language
 from tensorviz.core.tensors.identity import Verdict, view_verdict
 from tensorviz.core.tensors.op_params import tensor_choices
 from tensorviz.core.tensors.workbench_actions import (
@@ -28,20 +29,23 @@ from tensorviz.core.tensors.workbench_actions import (
     prepare_operation,
     write_numpy,
 )
-from tensorviz.core.tensors.workspace import Workspace, WorkspaceError, WorkspaceEvent
+from tensorviz.core.tensors.workspace import Workspace, WorkspaceEvent
 from tensorviz.ui.widgets.error_panel import ErrorPanel
+from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.scrolling import scrolling
 from tensorviz.ui.workbench.action_forms import CreateForm, OperateForm
 from tensorviz.ui.workbench.background_action import BackgroundAction
 from tensorviz.ui.workbench.identity_card import IdentityCard
 from tensorviz.ui.workbench.index_picture_view import IndexPictureView
 from tensorviz.ui.workbench.quick_create import QuickCreateRow
+from tensorviz.ui.workbench.text_arguments import arg
 from tensorviz.ui.workbench.value_view import ValueView
 from tensorviz.ui.workbench.workspace_column import WorkspaceColumn
+from tensorviz.ui.workbench.workspace_editing import WorkspaceEditing
 from tensorviz.ui.workbench.workspace_list import WorkspaceListModel
 
 
-class WorkbenchPanel(QWidget):
+class WorkbenchPanel(WorkspaceEditing, Retranslating, QWidget):
     status_message = Signal(str)
     selection_changed = Signal(str)  # the selected workspace name ("" for none)
     architecture_requested = Signal()  # the offered "Architecture of model(x)" was clicked
@@ -69,6 +73,16 @@ class WorkbenchPanel(QWidget):
         self._refresh_names()
         if workspace.names():
             self.select(workspace.names()[-1])
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.tabs.setTabText(0, self.tr("Apply operation"))
+        self.tabs.setTabText(1, self.tr("Create tensor"))
+        self.error_panel.footer = self.tr("Nothing in the workspace was changed.")  # next error
+        self.architecture_button.setToolTip(
+            self.tr("Open the forward of the model this tensor belongs to")
+        )
+        self._update_buttons()
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -79,15 +93,14 @@ class WorkbenchPanel(QWidget):
         self.delete_button, self.undo_button = left.delete_button, left.undo_button
         self.redo_button = left.redo_button
 
-        self.tabs = QTabWidget()
-        self.tabs.addTab(self.operate_form, "Apply operation")
-        self.tabs.addTab(self.create_form, "Create tensor")
+        self.tabs = QTabWidget()  # each form scrolls when a zoomed form is taller than its room
+        self.tabs.addTab(scrolling(self.operate_form, Qt.Orientation.Vertical), "")
+        self.tabs.addTab(scrolling(self.create_form, Qt.Orientation.Vertical), "")
         card = QWidget()
         card_layout = QVBoxLayout(card)
         card_layout.setContentsMargins(0, 0, 0, 0)
         card_layout.addWidget(self.error_panel)
         self.architecture_button = QPushButton()  # shown for a parameter of a script's model
-        self.architecture_button.setToolTip("Open the forward of the model this tensor belongs to")
         self.architecture_button.clicked.connect(self.architecture_requested)
         self.architecture_button.hide()
         card_layout.addWidget(self.architecture_button, 0, Qt.AlignmentFlag.AlignLeft)
@@ -141,7 +154,9 @@ class WorkbenchPanel(QWidget):
         self.background.finished.connect(self._on_background_finished)
         self.background.failed.connect(self._show_problem)
         self.background.discarded.connect(
-            lambda code: self.status_message.emit(f"Discarded {code} (its result is dropped)")
+            lambda code: self.status_message.emit(
+                arg(self.tr("Discarded %1 (its result is dropped)"), code)
+            )
         )
         self.background.busy_changed.connect(self._on_busy_changed)
         QShortcut(QKeySequence("Esc"), self, self.background.discard)
@@ -243,7 +258,7 @@ class WorkbenchPanel(QWidget):
 
     def _still_computing(self) -> bool:
         if self.background.is_busy():
-            self.status_message.emit("Still computing — wait for it, or Discard it (Esc)")
+            self.status_message.emit(self.tr("Still computing — wait for it, or Discard it (Esc)"))
         return self.background.is_busy()
 
     def _perform(self, prepared: PreparedAction | None) -> None:
@@ -269,7 +284,9 @@ class WorkbenchPanel(QWidget):
         if outcome is None or not outcome.question:
             return outcome
         if not self.ask_to_write(outcome.code, outcome.question):
-            self.status_message.emit(f"Nothing was written: {outcome.code} was cancelled")
+            self.status_message.emit(
+                arg(self.tr("Nothing was written: %1 was cancelled"), outcome.code)
+            )
             return None
         return self._run(outcome.proceed)
 
@@ -277,7 +294,7 @@ class WorkbenchPanel(QWidget):
         """Ask before a write that cannot be undone; No is the default (Esc, Enter)."""
         answer = QMessageBox.warning(
             self,
-            "Write without undo?",
+            self.tr("Write without undo?"),
             f"{code}\n\n{question}",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
@@ -320,20 +337,24 @@ class WorkbenchPanel(QWidget):
                 QTimer.singleShot(0, self._scroll_to_index_picture)
             if outcome.verdicts:  # an operation; a creation has no view/copy verdict
                 self.operate_form.result_name.clear()
-                parts = f" ({len(outcome.created)} parts)" if len(outcome.created) > 1 else ""
-                self.status_message.emit(f"{outcome.code}{parts}")
+                count = len(outcome.created)
+                self.status_message.emit(
+                    QCoreApplication.translate(
+                        "WorkbenchPanel", "%1 (%n parts)", "", count
+                    ).replace("%1", outcome.code)
+                    if count > 1
+                    else outcome.code
+                )
             else:
                 self.create_form.result_name.clear()
-                self.status_message.emit(f"Created {outcome.code.splitlines()[-1]}")
+                self.status_message.emit(arg(self.tr("Created %1"), outcome.code.splitlines()[-1]))
         else:  # an in-place write
             self.operate_form.result_name.clear()
             (name,) = outcome.verdicts
             self.select(name, outcome.verdicts[name], outcome.code)
-            said = " ".join(outcome.notes)
-            self.status_message.emit(
-                f"{outcome.code} — changed {', '.join(outcome.changed)}"
-                + (f". {said}" if said else "")
-            )
+            changed = arg(self.tr("%1 — changed %2"), outcome.code, ", ".join(outcome.changed))
+            said = " ".join(in_language(note) for note in outcome.notes)
+            self.status_message.emit(f"{changed} {said}" if said else changed)
 
     def _on_numpy_write_requested(self, name: str, index: str, value: str) -> None:
         if self._still_computing():  # a write must not race the computation reading memory
@@ -341,62 +362,7 @@ class WorkbenchPanel(QWidget):
         outcome = self._run(lambda: write_numpy(self.workspace, name, index, value))
         if outcome:
             self.select(name, None, outcome.code)
-            self.status_message.emit(f"{outcome.code} — {outcome.notes[0]}")
-
-    def _workspace_call(self, call, done: str) -> bool:
-        try:
-            call()
-        except WorkspaceError as error:
-            self._show_problem(input_problem(str(error)).explained)
-            return False
-        self.error_panel.clear()
-        self.status_message.emit(done)
-        return True
-
-    def rename_selected(self) -> None:
-        if not self.selected:
-            return
-        old = self.selected
-        new, ok = QInputDialog.getText(self, "Rename tensor", f"New name for {old}:", text=old)
-        new = new.strip()
-        if ok and new and new != old:
-            renamed = self._workspace_call(
-                lambda: self.workspace.rename(old, new), f"Renamed {old} to {new}"
-            )
-            if renamed:
-                self.select(new)
-
-    def duplicate_selected(self) -> None:
-        if self.selected:
-            source = self.selected
-            self._workspace_call(
-                lambda: self.select(self.workspace.duplicate(source)),
-                f"Duplicated {source} (a clone with its own storage)",
-            )
-
-    def delete_selected(self) -> None:
-        if self.selected:
-            name = self.selected
-            self._workspace_call(
-                lambda: self.workspace.delete(name),
-                f"Deleted {name} — Undo (Ctrl+Z) brings it back",
-            )
-
-    def undo(self) -> None:
-        if not self.workspace.can_undo():
-            self.status_message.emit("Nothing to undo")
-            return
-        description = self.workspace.undo_description()
-        self._workspace_call(self.workspace.undo, f"Undid {description}")
-        self._update_buttons()  # the step went to redo after the workspace's events
-
-    def redo(self) -> None:
-        if not self.workspace.can_redo():
-            self.status_message.emit("Nothing to redo")
-            return
-        description = self.workspace.redo_description()
-        self._workspace_call(self.workspace.redo, f"Redid {description}")
-        self._update_buttons()
+            self.status_message.emit(f"{outcome.code} — {in_language(outcome.notes[0])}")
 
     def showEvent(self, event) -> None:  # another area may have undone, redone or run backward
         super().showEvent(event)
@@ -424,20 +390,6 @@ class WorkbenchPanel(QWidget):
         choices = tensor_choices(self.workspace.tensors())
         self.create_form.set_tensor_choices(choices)
         self.operate_form.set_tensor_choices(choices)
-
-    def _update_buttons(self) -> None:
-        has = bool(self.selected)
-        for button in (self.rename_button, self.duplicate_button, self.delete_button):
-            button.setEnabled(has)
-        self.undo_button.setEnabled(self.workspace.can_undo())
-        description = self.workspace.undo_description()
-        self.undo_button.setText("Undo")
-        self.undo_button.setToolTip(f"Undo {description} (Ctrl+Z)" if description else "Ctrl+Z")
-        self.redo_button.setEnabled(self.workspace.can_redo())
-        again = self.workspace.redo_description()
-        self.redo_button.setToolTip(
-            f"Redo {again} (Ctrl+Shift+Z, Ctrl+Y)" if again else "Ctrl+Shift+Z, Ctrl+Y"
-        )
 
     def shutdown(self) -> None:
         """Stop background work and detach from the workspace (window closing)."""

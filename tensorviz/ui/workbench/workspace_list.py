@@ -7,6 +7,10 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelInde
 from tensorviz.core.tensors.identity import dtype_name, storage_numbers
 from tensorviz.core.tensors.workspace import Workspace, WorkspaceEvent
 from tensorviz.ui.widgets.storage_palette import distinct_colour, numbered_swatch
+from tensorviz.ui.widgets.theme import scaled
+from tensorviz.ui.workbench.text_arguments import arg
+
+SWATCH_SIZE = 18  # px at 100 %
 
 
 class WorkspaceListModel(QAbstractListModel):
@@ -32,17 +36,22 @@ class WorkspaceListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             shape = ", ".join(map(str, tensor.shape))
             dtype = dtype_name(tensor.dtype)
-            changed = "   ✎ changed in place" if entry.version else ""
-            return f"{name}   [{shape}] {dtype}{changed}"
+            if entry.version:
+                return arg(self.tr("%1   [%2] %3   ✎ changed in place"), name, shape, dtype)
+            return f"{name}   [{shape}] {dtype}"
         if role == self.NameRole:
             return name
         if role == Qt.ItemDataRole.ToolTipRole:
             sharing = [n for n in self.workspace.sharing(name) if n != name]
-            shared = f", shared with {', '.join(sharing)}" if sharing else ", its own"
-            storage = f"\nstorage {self._numbers[name]}{shared}"
-            return f"{entry.provenance.code or entry.provenance.op}{storage}"
+            number = str(self._numbers[name])
+            storage = (
+                arg(self.tr("storage %1, shared with %2"), number, ", ".join(sharing))
+                if sharing
+                else arg(self.tr("storage %1, its own"), number)
+            )
+            return f"{entry.provenance.code or entry.provenance.op}\n{storage}"
         if role == Qt.ItemDataRole.DecorationRole:
-            return numbered_swatch(self._numbers[name] - 1)
+            return numbered_swatch(self._numbers[name] - 1, scaled(SWATCH_SIZE))
         if role == self.StorageRole:
             return self._numbers[name]
         return None
@@ -50,6 +59,11 @@ class WorkspaceListModel(QAbstractListModel):
     def storage_colour(self, name: str):
         """The colour of `name`'s storage (its swatch's)."""
         return distinct_colour(self._numbers[name] - 1)
+
+    def refresh(self) -> None:
+        """Every row read again: a new theme's palette, a new zoom's swatch, a new language."""
+        if self._names:
+            self.dataChanged.emit(self.index(0), self.index(len(self._names) - 1))
 
     def name_at(self, row: int) -> str | None:
         return self._names[row] if 0 <= row < len(self._names) else None

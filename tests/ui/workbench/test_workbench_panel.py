@@ -211,3 +211,11 @@ def test_selecting_a_tensor_of_a_dtype_with_few_kernels_shows_it_whole(panel, dt
     panel.select("odd")
     assert "odd" in panel.values.summary_label.text()
     assert str(dtype).removeprefix("torch.") in panel.values.summary_label.text()
+
+
+def test_code_of_two_statements_shows_as_two_lines(panel):
+    create(panel, "from NumPy", name="y")  # arr = np.…, then y = torch.tensor(arr)
+    entry = panel.workspace.entry("y")
+    lines = entry.provenance.statement("y").splitlines()
+    assert len(lines) == 2
+    assert panel.identity.code.text() == "<code>" + "<br>".join(lines) + "</code>"
