@@ -47,6 +47,13 @@ LIGHT = Theme(
         "info_background": "#eef6fb", "info_border": "#98c1d9",
         "current_line": "#eef3fa", "failing_line": "#fde2e0",
         "plot_background": "#ffffff", "plot_foreground": "#1f2a44",
+        # Memory layout: the storage gradient (light = start), the grid's highlights, and the
+        # broadcasting verdicts (background, text).
+        "storage_start": "#e0ecf6", "storage_end": "#1f4e79", "memory_hover": "#ee6c4d",
+        "memory_selected": "#d62828", "memory_walk": "#f4d35e", "memory_walk_text": "#7a5c00",
+        "verdict_equal": "#e7f5ee", "verdict_equal_text": "#1b6b40",
+        "verdict_stretched": "#fff4e5", "verdict_stretched_text": "#8f4a06",
+        "verdict_incompatible": "#fde8e8", "verdict_incompatible_text": "#b42318",
     },
     ("#3d5a80", "#ee6c4d", "#2a9d8f", "#8d5fd3", "#e9a23b", "#c0392b", "#5c7c2f", "#d6336c"),
 )  # fmt: skip
@@ -65,6 +72,11 @@ DARK = Theme(
         "info_background": "#1c2b3a", "info_border": "#3f6b8f",
         "current_line": "#242b3b", "failing_line": "#4a2326",
         "plot_background": "#181c24", "plot_foreground": "#d5dbe6",
+        "storage_start": "#c9dbee", "storage_end": "#2b5f93", "memory_hover": "#ff8a65",
+        "memory_selected": "#ff5c5c", "memory_walk": "#ffd84d", "memory_walk_text": "#ffd84d",
+        "verdict_equal": "#183a2a", "verdict_equal_text": "#8fe0b0",
+        "verdict_stretched": "#3d2e14", "verdict_stretched_text": "#f6c27a",
+        "verdict_incompatible": "#45201f", "verdict_incompatible_text": "#ff9b8f",
     },
     ("#7fa7d9", "#ff8a65", "#4fc3b1", "#b39ddb", "#f2c14e", "#ef6f6c", "#9ccc65", "#f48fb1"),
 )  # fmt: skip
@@ -80,6 +92,10 @@ TEXT_ON_BACKGROUND = (
     ("warning_text", "notice_background"), ("text", "notice_background"),
     ("text", "info_background"), ("text", "code_background"), ("text", "current_line"),
     ("text", "failing_line"), ("text", "selection"), ("plot_foreground", "plot_background"),
+    # Memory layout: the grid's and strips' words, the walk's jump, the broadcasting verdicts.
+    ("muted", "canvas"), ("memory_walk_text", "canvas"), ("verdict_equal_text", "verdict_equal"),
+    ("verdict_stretched_text", "verdict_stretched"),
+    ("verdict_incompatible_text", "verdict_incompatible"),
 )  # fmt: skip
 
 
