@@ -176,6 +176,10 @@
         <translation>没有维度</translation>
     </message>
     <message>
+        <source>offset = %1, %2</source>
+        <translation>存储偏移 = %1，%2</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;%1&lt;/b&gt; reads storage cell &lt;b&gt;%2&lt;/b&gt; (byte %3)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 读取存储格 &lt;b&gt;%2&lt;/b&gt;（第 %3 字节）</translation>
     </message>

@@ -85,7 +85,8 @@ def index_names(ndim: int) -> list[str]:
 def formula(layout: Layout, index: Sequence[int]) -> tuple[str, str]:
     """('offset + i·s0 + j·s1 = index', '2 + 1·4 + 3·1 = 9'): the rule and the rule with numbers."""
     names = index_names(len(layout.shape))
-    symbolic = " + ".join(["offset"] + [f"{n}·s{d}" for d, n in enumerate(names)]) + " = index"
+    terms = "".join(f" + {n}·s{d}" for d, n in enumerate(names))
+    symbolic = _("offset{terms} = index").format(terms=terms)  # the rule's words translated
     terms = [str(layout.offset)] + [f"{i}·{s}" for i, s in zip(index, layout.stride, strict=True)]
     numeric = " + ".join(terms) + f" = {storage_index_of(layout, index)}"
     return symbolic, numeric

@@ -87,6 +87,7 @@ def formula_html(name: str, layout: Layout, index, cell_bytes: int) -> str:
     strides = ", ".join(f"s{d} = {s}" for d, s in enumerate(layout.stride)) or translate(
         "LayoutTexts", "no dims"
     )
+    offsets = filled(translate("LayoutTexts", "offset = %1, %2"), layout.offset, strides)
     reads = filled(
         translate("LayoutTexts", "<b>%1</b> reads storage cell <b>%2</b> (byte %3)"),
         escape(index_text(name, index)),
@@ -97,7 +98,7 @@ def formula_html(name: str, layout: Layout, index, cell_bytes: int) -> str:
         f"{reads}<br>"
         f'<span style="{MONO}; {muted_style()}">{escape(symbolic)}</span><br>'
         f'<span style="{MONO}; font-size:{scaled(14)}px">{escape(numeric)}</span><br>'
-        f"<span style='{muted_style()}'>offset = {layout.offset}, {strides}</span>"
+        f"<span style='{muted_style()}'>{offsets}</span>"
     )
 
 
