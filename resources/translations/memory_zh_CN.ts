@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>BroadcastExplainer</name>
@@ -106,7 +107,7 @@
         <translation>试一次原位写入</translation>
     </message>
     <message>
-        <source>Runs name.add_(1) on a stand-in storage with the same strides, so you see torch's real answer and the workspace stays as it is</source>
+        <source>Runs name.add_(1) on a stand-in storage with the same strides, so you see torch&apos;s real answer and the workspace stays as it is</source>
         <translation>在一份步幅相同的替身存储上运行 name.add_(1)：你看到的是 torch 真实的回答，而工作区保持不变</translation>
     </message>
     <message>

@@ -67,13 +67,18 @@ class BroadcastExplainer(Retranslating, QWidget):
             self.example_buttons[key] = button
             examples.addWidget(button, position // 2, 1 + position % 2)
         examples.setColumnStretch(3, 1)
-        self.result = QLabel()
-        self.result.setObjectName("broadcastResult")
-        self.result.setTextFormat(Qt.TextFormat.RichText)
-        self.result.setWordWrap(True)
-        self.result.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        scroll = scrolling(self.result)
+        self.result = _rich_label("broadcastResult")
+        # torch's message in a label of its own: shown verbatim, never translated.
+        self.torch_says = _rich_label("torchSays")
+        self.torch_says.setProperty("verbatim", True)
+        self.check = _rich_label("broadcastCheck")
+        answers = QWidget()
+        column = QVBoxLayout(answers)
+        column.setContentsMargins(0, 0, 0, 0)
+        for label in (self.result, self.torch_says, self.check):
+            column.addWidget(label)
+        column.addStretch(1)
+        scroll = scrolling(answers, Qt.Orientation.Vertical)
         self.title = QLabel()
         self.title.setObjectName("sectionTitle")
         self.hint = QLabel()
@@ -216,9 +221,24 @@ class BroadcastExplainer(Retranslating, QWidget):
             self.explanation = None
             message = problems[0] if problems else self.tr("Enter at least two shapes.")
             self.result.setText(f"<p style='{muted_style()}'>{escape(message)}</p>")
+            self.torch_says.setText("")
+            self.check.setText("")
             return
         self.explanation = explain_broadcast(shapes)
-        self.result.setText(explanation_html(self.explanation))
+        steps, check = explanation_html(self.explanation)
+        self.result.setText(steps)
+        self.torch_says.setText(torch_message_html(self.explanation))
+        self.check.setText(check)
+
+
+def _rich_label(object_name: str) -> QLabel:
+    label = QLabel()
+    label.setObjectName(object_name)
+    label.setTextFormat(Qt.TextFormat.RichText)
+    label.setWordWrap(True)
+    label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
 
 
 def _verdict_cell(style: str, kind: str, word: str) -> str:
@@ -226,8 +246,9 @@ def _verdict_cell(style: str, kind: str, word: str) -> str:
     return f"<td style='{style}; background:{background}; color:{text}'>{escape(word)}</td>"
 
 
-def explanation_html(explained: BroadcastExplanation) -> str:
-    """The steps as rich text, in the language, theme and zoom in force."""
+def explanation_html(explained: BroadcastExplanation) -> tuple[str, str]:
+    """(the steps, the check against torch) as rich text, in the language, theme and zoom in
+    force; torch's own message, when it refused, goes between them (torch_message_html)."""
     ndim = len(explained.padded[0]) if explained.padded else 0
     muted, error = muted_style(), f"color:{colour('error_text').name()}"
     padding = f"padding:{scaled(4)}px {scaled(10)}px"
@@ -294,10 +315,14 @@ def explanation_html(explained: BroadcastExplanation) -> str:
             explained.failing.dim,
         )
         steps.append(f"<b>4.</b> <span style='{error}'>{failing}</span>")
-        check = (
-            f"<span style='font-family:monospace; {error}'>"
-            f"{escape(explained.torch_message)}</span>"  # torch's own words, verbatim
-            "<br>" + filled(translate("BroadcastExplainer", "%1 raises"), code)
-        )
+        check = filled(translate("BroadcastExplainer", "%1 raises"), code)
     summary = f"<p style='font-size:{scaled(15)}px'><b>{escape(explained.summary())}</b></p>"
-    return summary + table + "<p>" + "<br>".join(steps) + "</p><p>" + check + "</p>"
+    return summary + table + "<p>" + "<br>".join(steps) + "</p>", check
+
+
+def torch_message_html(explained: BroadcastExplanation) -> str:
+    """torch's own words when it refused ("" when it did not), in the theme's error colour."""
+    if not explained.torch_message:
+        return ""
+    style = f"font-family:monospace; color:{colour('error_text').name()}"
+    return f"<span style='{style}'>{escape(explained.torch_message)}</span>"

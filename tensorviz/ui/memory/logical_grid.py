@@ -306,16 +306,19 @@ class LogicalGridView(QWidget):
         bold = QFont(self.font())
         bold.setBold(True)
         painter.setFont(bold)
+        titles = QFontMetricsF(bold)  # a title longer than its axis is elided, never cut
         painter.drawText(
             QRectF(area.left(), gap, area.width(), line),
             Qt.AlignmentFlag.AlignLeft,
-            f"{self.col_label} →",
+            titles.elidedText(f"{self.col_label} →", Qt.TextElideMode.ElideRight, area.width()),
         )
         painter.save()
         painter.translate(gap + line, area.top())  # the row title reads downwards
         painter.rotate(90)
         painter.drawText(
-            QRectF(0, 0, area.height(), line), Qt.AlignmentFlag.AlignLeft, f"{self.row_label} →"
+            QRectF(0, 0, area.height(), line),
+            Qt.AlignmentFlag.AlignLeft,
+            titles.elidedText(f"{self.row_label} →", Qt.TextElideMode.ElideRight, area.height()),
         )
         painter.restore()
         painter.setFont(self.font())

@@ -6,6 +6,7 @@ words and the sizes that follow View → Zoom."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -27,6 +28,7 @@ from tensorviz.ui.widgets.scrolling import scrolling
 from tensorviz.ui.widgets.theme import scaled
 
 DETAILS_WIDTH = 220  # pixels at 100 %: the narrowest the details column gets
+STRIP_ROOM = 50  # pixels at 100 % beside two lines of text: a storage's cell row and margins
 
 
 def _hint() -> QLabel:
@@ -65,7 +67,8 @@ class StridesTab(Retranslating, QWidget):
         grid_layout.addWidget(self.grid, 1)
         picture = QSplitter(Qt.Orientation.Vertical)
         picture.addWidget(grid_box)
-        picture.addWidget(scrolling(self.strips, Qt.Orientation.Vertical))
+        self.strip_scroll = scrolling(self.strips, Qt.Orientation.Vertical)
+        picture.addWidget(self.strip_scroll)
         picture.setStretchFactor(0, 3)
         picture.setStretchFactor(1, 2)
         picture.setSizes([430, 250])
@@ -90,6 +93,12 @@ class StridesTab(Retranslating, QWidget):
         self.export_svg.setText(self.tr("Export SVG…"))
         self.tensor_title.setText(self.tr("Tensor"))
 
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt override)
+        """The least height that shows everything: the scroll area around the tab scrolls only
+        when that does not fit (its preferred height, the default, would make the whole tab
+        scroll at 200 % and squeeze the splitter's views out of sight)."""
+        return self.layout().totalMinimumHeightForWidth(width)
+
     def changeEvent(self, event: QEvent) -> None:
         if is_appearance_change(event) and hasattr(self, "details_scroll"):
             self._size_controls()
@@ -97,10 +106,14 @@ class StridesTab(Retranslating, QWidget):
 
     def _size_controls(self) -> None:
         """Sizes that follow the font (View → Zoom): the slice controls' row is one row of
-        spin boxes and its scroll bar high; the details column keeps room for its words."""
+        spin boxes and its scroll bar high; the details column keeps room for its words; the
+        strips keep room for the shown storage's title, its cells and a lane (at 200 % the
+        splitter would otherwise squeeze them to their title)."""
         bar_height = self.controls_scroll.horizontalScrollBar().sizeHint().height()
         row_height = max(
             self.slice_controls.sizeHint().height(), QSpinBox().sizeHint().height() + scaled(8)
         )
         self.controls_scroll.setFixedHeight(row_height + bar_height + 2)
         self.details_scroll.setMinimumWidth(scaled(DETAILS_WIDTH))
+        line = QFontMetricsF(self.font()).height()
+        self.strip_scroll.setMinimumHeight(round(2 * line + scaled(STRIP_ROOM)))

@@ -132,9 +132,13 @@ def test_the_broadcasting_tab_explains_in_chinese_with_torchs_message_verbatim(
     explainer.example_buttons["fails: (2, 3) with (4, 1, 4)"].click()
     with pytest.raises(RuntimeError) as raised:
         torch.zeros(2, 3) + torch.zeros(4, 1, 4)
-    html = explainer.result.text()
-    assert str(raised.value).splitlines()[0] in html  # torch's English, as torch wrote it
-    assert "无法广播" in html and "第 2 维" in html and "会报错" in html
+    assert str(raised.value) in explainer.torch_says.text()  # torch's English, as torch wrote it
+    assert explainer.torch_says.property("verbatim")  # the walker leaves torch's words alone
+    assert "无法广播" in explainer.result.text() and "第 2 维" in explainer.result.text()
+    assert "会报错" in explainer.check.text()
+    rule = _walker()
+    problems = [found for found in rule.visible_texts(explainer) if rule.leftover_english(found[1])]
+    assert problems == []
     assert explainer.example_buttons["silent: [3, 1] with [4]"].text() == "静默广播：[3, 1] 与 [4]"
     assert explainer.shape_labels[0].text() == "形状 a"
 
@@ -181,3 +185,12 @@ def test_at_200_percent_the_hand_set_sizes_grow_with_the_font(panel, appearance,
     assert strips.minimumHeight() >= strips.rows[-1].bottom
     assert grid._area().left() > 1.5 * left_before - 1  # room for the row title and numbers
     assert "font-size:28px" in panel.details.formula.text()  # the formula's numbers, 14 px × 2
+    # The room the area has in a 1280×800 window: the views share it, none is pushed out of
+    # sight (the strips keep their title and cells), and the tab itself needs no scrolling.
+    panel.resize(1090, 690)
+    tab = panel.tabs.widget(0)
+    strides = tab.widget()
+    first = strips.rows[0]
+    qtbot.waitUntil(lambda: strides.strip_scroll.height() >= first.cells_top + first.cells_height)
+    assert tab.verticalScrollBar().maximum() == 0
+    assert grid.height() >= grid.minimumHeight() > grid._area().top()
