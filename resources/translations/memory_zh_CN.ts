@@ -115,8 +115,8 @@
         <translation>工作区是空的：请先创建一个张量。</translation>
     </message>
     <message>
-        <source>Hover over an element of the grid.</source>
-        <translation>把鼠标停在网格中的某个元素上。</translation>
+        <source>Hover over an element of the grid to see its formula. Wheel zooms, drag pans, double-click fits.</source>
+        <translation>把鼠标停在网格中的某个元素上，查看它的公式。滚轮缩放，拖动平移，双击显示全部。</translation>
     </message>
     <message>
         <source>Click a storage cell (or an element) to see who reads it.</source>
@@ -169,8 +169,8 @@
         <translation>形状 [%1] · 步幅 %2 · 存储偏移 %3 · %4（%5）· 非连续</translation>
     </message>
     <message>
-        <source>%1[%2] — each cell shows its value and @ the storage cell it reads, coloured like that cell below (light = start, dark = end). Hover: formula; click: who reads that cell. Wheel zooms, drag pans, double-click fits.</source>
-        <translation>%1[%2]：每个格子显示元素的值，@ 后是它读取的存储格，颜色与下方那个存储格相同（浅 = 存储开头，深 = 末尾）。悬停：看公式；单击：看谁读取那个存储格。滚轮缩放，拖动平移，双击显示全部。</translation>
+        <source>%1[%2] — each cell shows its value and @ the storage cell it reads, coloured like that cell below (light = start, dark = end).</source>
+        <translation>%1[%2]：每个格子显示元素的值，@ 后是它读取的存储格，颜色与下方那个存储格相同（浅 = 存储开头，深 = 末尾）。</translation>
     </message>
     <message>
         <source>no dims</source>

@@ -254,7 +254,8 @@ def explanation_html(explained: BroadcastExplanation) -> tuple[str, str]:
     padding = f"padding:{scaled(4)}px {scaled(10)}px"
     cell = f"{padding}; text-align:center; font-family:monospace; font-size:{scaled(14)}px"
     dim = translate("BroadcastExplainer", "dim %1")
-    head = "".join(f"<th style='{cell}; {muted}'>{filled(dim, d)}</th>" for d in range(ndim))
+    words = f"{padding}; text-align:center; font-size:{scaled(14)}px"  # Chinese: no monospace
+    head = "".join(f"<th style='{words}; {muted}'>{filled(dim, d)}</th>" for d in range(ndim))
     body = []
     for position, (shape, padded) in enumerate(
         zip(explained.shapes, explained.padded, strict=True)

@@ -87,7 +87,14 @@ class LayoutDetails(Retranslating, QWidget):
         self.layout_text.setText(
             layout_texts.layout_html(name, Layout.of(tensor), byte_stride, sharers)
         )
-        self.formula.setText(self.tr("Hover over an element of the grid."))
+        # The grid's gestures are said here, where the hovered element's formula will be, so
+        # the caption above the grid stays short (two lines at 200 %, not four).
+        self.formula.setText(
+            self.tr(
+                "Hover over an element of the grid to see its formula. Wheel zooms, drag pans, "
+                "double-click fits."
+            )
+        )
         self.cell.setText(self.tr("Click a storage cell (or an element) to see who reads it."))
 
     def show_formula(self, name: str, tensor, index) -> None:

@@ -73,8 +73,7 @@ def caption(name: str, fixed) -> str:
         translate(
             "LayoutTexts",
             "%1[%2] — each cell shows its value and @ the storage cell it reads, coloured like "
-            "that cell below (light = start, dark = end). Hover: formula; click: who reads that "
-            "cell. Wheel zooms, drag pans, double-click fits.",
+            "that cell below (light = start, dark = end).",
         ),
         name,
         shown,
