@@ -10,15 +10,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from PySide6.QtCore import QEvent
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QColor
 
 from tensorviz.ui.widgets.storage_palette import distinct_colour
-from tensorviz.ui.widgets.theme import colour, contrast_ratio, current_theme
+from tensorviz.ui.widgets.theme import LIGHT, colour, contrast_ratio, current_theme
 
-# Words on a storage-coloured cell are dark or white, whichever is readable (WCAG AA, 4.5:1);
-# black where neither is (it always is: max(contrast to black, to white) ≥ 4.58).
-_DARK_TEXT, _LIGHT_TEXT, _BLACK = QColor("#1f2a44"), QColor("#ffffff"), QColor("#000000")
+# Words on a storage-coloured cell, in either theme: the light theme's ink or white, whichever
+# reads at 4.5:1 (WCAG AA); black when neither does (black or white always reaches 4.58:1).
+_DARK_TEXT, _LIGHT_TEXT, _BLACK = LIGHT.colour("ink"), QColor(Qt.GlobalColor.white), QColor(0, 0, 0)
 READABLE = 4.5
 
 

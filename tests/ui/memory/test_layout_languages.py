@@ -15,6 +15,7 @@ from PySide6.QtGui import QFontMetricsF, QImage, QPainter
 from tensorviz.core.tensors.workbench_actions import apply_operation, populate_default_workspace
 from tensorviz.core.tensors.workspace import Workspace
 from tensorviz.ui.memory.layout_panel import LayoutPanel
+from tensorviz.ui.memory.palette import member_colour, storage_colour, text_colour_on
 from tensorviz.ui.widgets import theme as themes
 from tensorviz.ui.window.appearance import Appearance
 from tensorviz.ui.window.language import LanguageSwitcher
@@ -194,3 +195,18 @@ def test_at_200_percent_the_hand_set_sizes_grow_with_the_font(panel, appearance,
     qtbot.waitUntil(lambda: strides.strip_scroll.height() >= first.cells_top + first.cells_height)
     assert tab.verticalScrollBar().maximum() == 0
     assert grid.height() >= grid.minimumHeight() > grid._area().top()
+
+
+@pytest.mark.parametrize("choice", ["light", "dark"])
+def test_words_on_every_storage_colour_and_lane_read_at_4_5_to_1(appearance, choice):
+    appearance.apply(choice)
+    cells = 256
+    for cell in range(cells):  # every step of the storage gradient, in the theme in force
+        background = storage_colour(cell, cells)
+        assert themes.contrast_ratio(text_colour_on(background), background) >= 4.5
+    for position in range(8):  # the "×n" written on a lane read more than once
+        many = member_colour(position).darker(140)
+        assert themes.contrast_ratio(text_colour_on(many), many) >= 4.5
+    first, last = storage_colour(0, cells), storage_colour(cells - 1, cells)
+    assert first == themes.current_theme().colour("storage_start")
+    assert last == themes.current_theme().colour("storage_end")
