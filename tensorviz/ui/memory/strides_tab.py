@@ -31,11 +31,20 @@ DETAILS_WIDTH = 220  # pixels at 100 %: the narrowest the details column gets
 STRIP_ROOM = 50  # pixels at 100 % beside two lines of text: a storage's cell row and margins
 
 
-def _hint() -> QLabel:
-    label = QLabel()
-    label.setObjectName("hint")
-    label.setWordWrap(True)
-    return label
+class _Hint(QLabel):
+    """A word-wrapped hint that asks for the height its words need at its width: a splitter
+    reads only minimum sizes, and would otherwise squeeze it under the widgets below it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("hint")
+        self.setWordWrap(True)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        needed = max(self.heightForWidth(self.width()), 0)  # -1: no text, no need
+        if needed != self.minimumHeight():
+            self.setMinimumHeight(needed)
 
 
 class StridesTab(Retranslating, QWidget):
@@ -47,7 +56,7 @@ class StridesTab(Retranslating, QWidget):
         self.export_svg = QPushButton()
         self.tensor_title = QLabel()
         self.tensor_title.setObjectName("sectionTitle")
-        self.summary = _hint()
+        self.summary = _Hint()
         top = QHBoxLayout()
         for widget, stretch in ((self.tensor_title, 0), (self.picker, 0), (self.summary, 1),
                                 (self.export_png, 0), (self.export_svg, 0)):  # fmt: skip
@@ -56,7 +65,7 @@ class StridesTab(Retranslating, QWidget):
         self.slice_controls = SliceControls()
         self.grid = LogicalGridView()
         self.strips = StorageStripView()
-        self.grid_caption = _hint()
+        self.grid_caption = _Hint()
         grid_box = QWidget()
         grid_layout = QVBoxLayout(grid_box)
         grid_layout.setContentsMargins(0, 0, 0, 0)

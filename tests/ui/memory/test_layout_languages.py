@@ -210,3 +210,23 @@ def test_words_on_every_storage_colour_and_lane_read_at_4_5_to_1(appearance, cho
     first, last = storage_colour(0, cells), storage_colour(cells - 1, cells)
     assert first == themes.current_theme().colour("storage_start")
     assert last == themes.current_theme().colour("storage_end")
+
+
+def test_at_250_percent_the_wrapped_hints_keep_their_lines_and_the_tab_scrolls(
+    panel, appearance, qtbot
+):
+    _stage(panel)
+    panel.resize(1090, 690)
+    appearance.apply(zoom=2.5)
+    tab = panel.tabs.widget(0)
+    strides = tab.widget()
+    caption = strides.grid_caption
+
+    def whole(label) -> bool:
+        return label.height() >= label.heightForWidth(label.width()) > 0
+
+    qtbot.waitUntil(lambda: whole(caption) and whole(strides.summary))
+    grid = strides.grid
+    assert caption.parentWidget() is grid.parentWidget()
+    assert caption.geometry().bottom() < grid.geometry().top()  # the caption above, not over it
+    assert tab.verticalScrollBar().maximum() > 0  # no room: the tab scrolls, nothing overlaps
