@@ -222,12 +222,14 @@ class BroadcastExplainer(Retranslating, QWidget):
             message = problems[0] if problems else self.tr("Enter at least two shapes.")
             self.result.setText(f"<p style='{muted_style()}'>{escape(message)}</p>")
             self.torch_says.setText("")
+            self.torch_says.hide()
             self.check.setText("")
             return
         self.explanation = explain_broadcast(shapes)
         steps, check = explanation_html(self.explanation)
         self.result.setText(steps)
         self.torch_says.setText(torch_message_html(self.explanation))
+        self.torch_says.setVisible(bool(self.explanation.torch_message))  # no gap when it agrees
         self.check.setText(check)
 
 
