@@ -10,12 +10,33 @@ from dataclasses import dataclass
 
 import torch
 
+from tensorviz.core.translation import _
+
+# The examples by their English title (a stable key: tests and the screenshot tour name them);
+# example_title gives the title in the language in force.
 EXAMPLES: dict[str, tuple[tuple[int, ...], ...]] = {
     "(3, 1, 5) with (2, 1)": ((3, 1, 5), (2, 1)),
     "silent: [3, 1] with [4]": ((3, 1), (4,)),
     "fails: (2, 3) with (4, 1, 4)": ((2, 3), (4, 1, 4)),
     "images (64, 3, 32, 32) with (3, 1, 1)": ((64, 3, 32, 32), (3, 1, 1)),
 }
+
+
+def example_title(key: str) -> str:
+    """An example's title (a key of EXAMPLES) in the language in force."""
+    titles = {
+        "(3, 1, 5) with (2, 1)": _("(3, 1, 5) with (2, 1)"),
+        "silent: [3, 1] with [4]": _("silent: [3, 1] with [4]"),
+        "fails: (2, 3) with (4, 1, 4)": _("fails: (2, 3) with (4, 1, 4)"),
+        "images (64, 3, 32, 32) with (3, 1, 1)": _("images (64, 3, 32, 32) with (3, 1, 1)"),
+    }
+    return titles.get(key, key)
+
+
+def verdict_word(kind: str) -> str:
+    """The one word for a dim's verdict: "equal", "stretched" or "incompatible"."""
+    words = {"equal": _("equal"), "stretched": _("stretched"), "incompatible": _("incompatible")}
+    return words[kind]
 
 
 class ShapeSyntaxError(ValueError):
@@ -31,9 +52,11 @@ def parse_shape(text: str) -> tuple[int, ...]:
     try:
         sizes = tuple(int(p) for p in parts)
     except ValueError:
-        raise ShapeSyntaxError(f"'{text}' is not a shape: write sizes like (3, 1, 5).") from None
+        raise ShapeSyntaxError(
+            _("'{text}' is not a shape: write sizes like (3, 1, 5).").format(text=text)
+        ) from None
     if any(s < 0 for s in sizes):
-        raise ShapeSyntaxError(f"'{text}' has a negative size.")
+        raise ShapeSyntaxError(_("'{text}' has a negative size.").format(text=text))
     return sizes
 
 
@@ -52,15 +75,23 @@ class DimVerdict:
     def text(self) -> str:
         letters = [chr(ord("a") + i) for i in range(len(self.sizes))]
         shown = ", ".join(
-            f"{n}={s}{' (padded)' if p else ''}"
+            (_("{name}={size} (padded)") if p else "{name}={size}").format(name=n, size=s)
             for n, s, p in zip(letters, self.sizes, self.padded, strict=True)
         )
         if self.kind == "equal":
-            return f"dim {self.dim}: {shown} — equal, kept"
+            return _("dim {dim}: {sizes} — equal, kept").format(dim=self.dim, sizes=shown)
         if self.kind == "stretched":
             ones = [n for n, s in zip(letters, self.sizes, strict=True) if s != self.size]
-            return f"dim {self.dim}: {shown} — {', '.join(ones)} stretched from 1 to {self.size}"
-        return f"dim {self.dim}: {shown} — incompatible: the sizes differ and none is 1"
+            return _("dim {dim}: {sizes} — {names} stretched from 1 to {size}").format(
+                dim=self.dim, sizes=shown, names=", ".join(ones), size=self.size
+            )
+        return _("dim {dim}: {sizes} — incompatible: the sizes differ and none is 1").format(
+            dim=self.dim, sizes=shown
+        )
+
+    @property
+    def word(self) -> str:
+        return verdict_word(self.kind)
 
 
 @dataclass(frozen=True)
@@ -78,17 +109,21 @@ class BroadcastExplanation:
         return next((v for v in reversed(self.verdicts) if v.kind == "incompatible"), None)
 
     def summary(self) -> str:
-        listed = " with ".join(format_shape(s) for s in self.shapes)
+        listed = format_shape(self.shapes[0]) if self.shapes else ""
+        for shape in self.shapes[1:]:
+            listed = _("{first} with {second}").format(first=listed, second=format_shape(shape))
         if self.result is not None:
-            silent = (
-                " — bigger than every input, and torch raises no error: a silent broadcast"
-                if all(self.result != s for s in self.shapes)
-                else ""
-            )
-            return f"{listed} → {format_shape(self.result)}{silent}"
+            if all(self.result != s for s in self.shapes):
+                template = _(
+                    "{shapes} → {result} — bigger than every input, and torch raises no error: "
+                    "a silent broadcast"
+                )
+            else:
+                template = "{shapes} → {result}"
+            return template.format(shapes=listed, result=format_shape(self.result))
         failing = self.failing
-        return f"{listed} cannot broadcast: dim {failing.dim} has sizes " + ", ".join(
-            map(str, failing.sizes)
+        return _("{shapes} cannot broadcast: dim {dim} has sizes {sizes}").format(
+            shapes=listed, dim=failing.dim, sizes=", ".join(map(str, failing.sizes))
         )
 
 

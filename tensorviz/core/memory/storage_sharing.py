@@ -12,6 +12,7 @@ import numpy as np
 from tensorviz.core.memory.strides import Layout
 from tensorviz.core.tensors.identity import dtype_name, storage_key
 from tensorviz.core.tensors.workspace import Workspace
+from tensorviz.core.translation import _
 
 
 @dataclass(frozen=True)
@@ -23,11 +24,22 @@ class StripMember:
     is_numpy: bool = False
 
     def describe(self) -> str:
-        shape = ", ".join(map(str, self.layout.shape))
-        kind = "NumPy strides" if self.is_numpy else "stride"
-        return (
-            f"{self.name} [{shape}] {self.dtype}: {kind} {self.byte_stride} bytes "
-            f"= {tuple(self.layout.stride)} cells, offset {self.layout.offset}"
+        if self.is_numpy:
+            template = _(
+                "{name} [{shape}] {dtype}: NumPy strides {bytes} bytes = {cells} cells, "
+                "offset {offset}"
+            )
+        else:
+            template = _(
+                "{name} [{shape}] {dtype}: stride {bytes} bytes = {cells} cells, offset {offset}"
+            )
+        return template.format(
+            name=self.name,
+            shape=", ".join(map(str, self.layout.shape)),
+            dtype=self.dtype,
+            bytes=self.byte_stride,
+            cells=tuple(self.layout.stride),
+            offset=self.layout.offset,
         )
 
 

@@ -12,6 +12,8 @@ from math import prod
 import numpy as np
 import torch
 
+from tensorviz.core.translation import _
+
 LETTERS = "ijklmnopqr"  # index names for the formula: i, j, k, ...
 
 
@@ -83,7 +85,8 @@ def index_names(ndim: int) -> list[str]:
 def formula(layout: Layout, index: Sequence[int]) -> tuple[str, str]:
     """('offset + i·s0 + j·s1 = index', '2 + 1·4 + 3·1 = 9'): the rule and the rule with numbers."""
     names = index_names(len(layout.shape))
-    symbolic = " + ".join(["offset"] + [f"{n}·s{d}" for d, n in enumerate(names)]) + " = index"
+    terms = "".join(f" + {n}·s{d}" for d, n in enumerate(names))
+    symbolic = _("offset{terms} = index").format(terms=terms)  # the rule's words translated
     terms = [str(layout.offset)] + [f"{i}·{s}" for i, s in zip(index, layout.stride, strict=True)]
     numeric = " + ".join(terms) + f" = {storage_index_of(layout, index)}"
     return symbolic, numeric
@@ -114,8 +117,8 @@ def read_counts(layout: Layout, cells: int) -> np.ndarray:
     if _never_overlaps(dims) and 0 <= layout.offset and last < cells:
         view = np.lib.stride_tricks.as_strided(
             counts[layout.offset :],
-            shape=tuple(size for _, size in dims),
-            strides=tuple(stride * counts.itemsize for stride, _ in dims),
+            shape=tuple(size for _unused, size in dims),
+            strides=tuple(stride * counts.itemsize for stride, _unused in dims),
         )
         view[...] = repeat
         return counts
@@ -200,17 +203,20 @@ class ContiguityReport:
 
     def text(self) -> str:
         if self.is_contiguous:
-            return (
+            return _(
                 "Contiguous: reading the elements in logical order walks the storage one cell "
                 "at a time, so view() can reshape it freely."
             )
         lines = [
-            f"Not contiguous — a contiguous tensor of this shape has strides "
-            f"{_tuple(self.contiguous_strides)}."
+            _("Not contiguous — a contiguous tensor of this shape has strides {strides}.").format(
+                strides=_tuple(self.contiguous_strides)
+            )
         ]
         lines += [b.text for b in self.breaks]
         lines.append(
-            f".contiguous() or .reshape() would copy {self.copy_bytes:,} bytes into new storage."
+            _(".contiguous() or .reshape() would copy {count} bytes into new storage.").format(
+                count=f"{self.copy_bytes:,}"
+            )
         )
         return "\n".join(lines)
 
@@ -238,18 +244,38 @@ def contiguity(layout: Layout) -> ContiguityReport:
             inner = dims[position + 1]
             expected = layout.stride[inner] * layout.shape[inner]
             if actual != expected:
-                text = (
-                    f"dim {dim}: stride[{dim}] = {actual} but stride[{inner}]·size[{inner}] = "
-                    f"{layout.stride[inner]}·{layout.shape[inner]} = {expected}"
-                    + (" — stride 0: one cell is read again and again" if actual == 0 else "")
-                )
+                text = _break_text(dim, inner, actual, layout.stride[inner], layout.shape[inner])
                 breaks.append(ContiguityBreak(dim, expected, actual, text))
     copy_bytes = 0 if not breaks else layout.numel * layout.element_size
     return ContiguityReport(not breaks, contiguous_strides(layout.shape), tuple(breaks), copy_bytes)
 
 
+def _break_text(dim: int, inner: int, actual: int, inner_stride: int, inner_size: int) -> str:
+    """Why dim `dim` breaks contiguity: its stride is not the next dim's stride times size."""
+    if actual == 0:
+        template = _(
+            "dim {dim}: stride[{dim}] = {actual} but stride[{inner}]·size[{inner}] = "
+            "{inner_stride}·{inner_size} = {expected} — stride 0: one cell is read again and again"
+        )
+    else:
+        template = _(
+            "dim {dim}: stride[{dim}] = {actual} but stride[{inner}]·size[{inner}] = "
+            "{inner_stride}·{inner_size} = {expected}"
+        )
+    return template.format(
+        dim=dim,
+        inner=inner,
+        actual=actual,
+        inner_stride=inner_stride,
+        inner_size=inner_size,
+        expected=inner_stride * inner_size,
+    )
+
+
 def _last_dim_text(dim: int, actual: int) -> str:
-    return f"dim {dim} (the innermost): stride {actual}, but neighbours in memory need stride 1"
+    return _(
+        "dim {dim} (the innermost): stride {actual}, but neighbours in memory need stride 1"
+    ).format(dim=dim, actual=actual)
 
 
 def _tuple(values: Sequence[int]) -> str:
@@ -267,13 +293,15 @@ class ViewCheck:
 
     def text(self) -> str:
         if self.strides is not None:
-            return f"view{_tuple(self.new_shape)} works: strides {_tuple(self.strides)}, no copy."
+            return _("view{shape} works: strides {strides}, no copy.").format(
+                shape=_tuple(self.new_shape), strides=_tuple(self.strides)
+            )
         d0, d1 = self.blocked_merge or (0, 0)
-        return (
-            f"view{_tuple(self.new_shape)} is refused: dims {d0} and {d1} would have to merge "
-            f"into one, but they are not adjacent in memory (stride[{d0}] ≠ stride[{d1}]·"
-            f"size[{d1}]). .reshape{_tuple(self.new_shape)} would copy {self.copy_bytes:,} bytes."
-        )
+        return _(
+            "view{shape} is refused: dims {d0} and {d1} would have to merge into one, but they "
+            "are not adjacent in memory (stride[{d0}] ≠ stride[{d1}]·size[{d1}]). "
+            ".reshape{shape} would copy {count} bytes."
+        ).format(shape=_tuple(self.new_shape), d0=d0, d1=d1, count=f"{self.copy_bytes:,}")
 
 
 def check_view(layout: Layout, new_shape: Sequence[int]) -> ViewCheck:

@@ -5,24 +5,14 @@ Everything computed comes from core (strides, storage_reads, storage_sharing, wr
 broadcasting); this panel wires gestures to those calls and hands the answers to the views. Nothing
 here is proportional to the tensor: the slice is an affine map, readers are solved from the
 strides, and read counts that need a full pass arrive from a worker (stale ones are dropped by
-generation)."""
+generation). Every text follows View → Language (retranslate) and every colour and size View →
+Theme and Zoom (the texts are rendered again, the views paint from the theme in force)."""
 
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (
-    QComboBox,
-    QFileDialog,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QSpinBox,
-    QSplitter,
-    QTabWidget,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QEvent, Signal
+from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
 
 from tensorviz.core.memory.storage_reads import (
     StorageSlice,
@@ -36,18 +26,22 @@ from tensorviz.core.memory.write_probe import probe_in_place_write
 from tensorviz.core.tensors.workspace import Workspace, WorkspaceEvent
 from tensorviz.ui.memory import layout_texts
 from tensorviz.ui.memory.broadcast_explainer import BroadcastExplainer
-from tensorviz.ui.memory.layout_details import LayoutDetails
-from tensorviz.ui.memory.logical_grid import LogicalGridView
-from tensorviz.ui.memory.picture_export import export_picture
+from tensorviz.ui.memory.layout_texts import filled
+from tensorviz.ui.memory.palette import is_appearance_change
+from tensorviz.ui.memory.picture_export import (
+    PictureExportError,
+    ask_picture_path,
+    export_picture,
+)
 from tensorviz.ui.memory.read_count_worker import ReadCounter
-from tensorviz.ui.memory.slice_controls import SliceControls
-from tensorviz.ui.memory.storage_strip import StorageStripView
+from tensorviz.ui.memory.strides_tab import StridesTab
+from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.scrolling import scrolling
 
 TRAIL = 10  # storage indices remembered by the walk
 
 
-class LayoutPanel(QWidget):
+class LayoutPanel(Retranslating, QWidget):
     status_message = Signal(str)
     tensor_changed = Signal(str)  # the tensor now shown ("" for none)
 
@@ -73,84 +67,71 @@ class LayoutPanel(QWidget):
         self._refill_picker()
         names = workspace.names()
         self.show_tensor(names[-1] if names else "")
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.tabs.setTabText(0, self.tr("Strides && storage"))
+        self.tabs.setTabText(1, self.tr("Broadcasting"))
+        self.strips.setToolTip("")  # the next hover writes it in the new language
+        self._refresh_texts()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if is_appearance_change(event):
+            self._refresh_texts()  # colours and sizes live in the rich texts
+        super().changeEvent(event)
 
     # --- construction ----------------------------------------------------------------------------
 
     def _build(self) -> None:
-        self.picker = QComboBox()
-        self.picker.setMinimumContentsLength(12)
+        tab = StridesTab()
+        # The views the panel drives (tests and the screenshot tour reach them here too).
+        self.picker, self.summary, self.grid_caption = tab.picker, tab.summary, tab.grid_caption
+        self.slice_controls, self.grid, self.strips = tab.slice_controls, tab.grid, tab.strips
+        self.details, self.export_png, self.export_svg = tab.details, tab.export_png, tab.export_svg
         self.picker.currentIndexChanged.connect(self._on_tensor_changed)
-        self.export_png = QPushButton("Export PNG…")
-        self.export_svg = QPushButton("Export SVG…")
         self.export_png.clicked.connect(lambda: self._on_export_clicked("png"))
         self.export_svg.clicked.connect(lambda: self._on_export_clicked("svg"))
-        top = QHBoxLayout()
-        title = QLabel("Tensor")
-        title.setObjectName("sectionTitle")
-        top.addWidget(title)
-        top.addWidget(self.picker)
-        self.slice_controls = SliceControls()
         self.slice_controls.slice_changed.connect(self._on_slice_changed)
-        self.summary = QLabel()
-        self.summary.setObjectName("hint")
-        self.summary.setWordWrap(True)
-        top.addWidget(self.summary, 1)
-        top.addWidget(self.export_png)
-        top.addWidget(self.export_svg)
-
-        self.grid = LogicalGridView()
         self.grid.element_hovered.connect(self._on_element_hovered)
         self.grid.element_clicked.connect(self._on_element_clicked)
-        self.strips = StorageStripView()
         self.strips.cell_hovered.connect(self._on_cell_hovered)
         self.strips.cell_clicked.connect(self._on_cell_clicked)
-        self.grid_caption = QLabel()
-        self.grid_caption.setObjectName("hint")
-        self.grid_caption.setWordWrap(True)
-        strip_scroll = scrolling(self.strips, Qt.Orientation.Vertical)
-        grid_box = QWidget()
-        grid_layout = QVBoxLayout(grid_box)
-        grid_layout.setContentsMargins(0, 0, 0, 0)
-        # Many dims must not widen the window: the slice controls scroll sideways when short.
-        controls_scroll = scrolling(self.slice_controls, Qt.Orientation.Horizontal)
-        bar_height = controls_scroll.horizontalScrollBar().sizeHint().height()
-        row_height = max(
-            self.slice_controls.sizeHint().height(), QSpinBox().sizeHint().height() + 8
-        )
-        controls_scroll.setFixedHeight(row_height + bar_height + 2)
-        grid_layout.addWidget(controls_scroll)
-        grid_layout.addWidget(self.grid_caption)
-        grid_layout.addWidget(self.grid, 1)
-        picture = QSplitter(Qt.Orientation.Vertical)
-        picture.addWidget(grid_box)
-        picture.addWidget(strip_scroll)
-        picture.setStretchFactor(0, 3)
-        picture.setStretchFactor(1, 2)
-        picture.setSizes([430, 250])
-
-        self.details = LayoutDetails()
         self.details.write_button.clicked.connect(self._on_write_clicked)
         self.details.walk.position_changed.connect(self._on_walk_changed)
-        details_scroll = scrolling(self.details, Qt.Orientation.Vertical)
-        details_scroll.setMinimumWidth(220)
-        body = QSplitter(Qt.Orientation.Horizontal)
-        body.addWidget(picture)
-        body.addWidget(details_scroll)
-        body.setStretchFactor(0, 3)
-        body.setStretchFactor(1, 2)
-        body.setSizes([640, 380])
-
-        strides_tab = QWidget()
-        column = QVBoxLayout(strides_tab)
-        column.addLayout(top)
-        column.addWidget(body, 1)
         self.broadcasting = BroadcastExplainer(self.workspace)
         self.tabs = QTabWidget()
-        self.tabs.addTab(strides_tab, "Strides && storage")
-        self.tabs.addTab(self.broadcasting, "Broadcasting")
+        # At a projector's zoom the tab may need more room than the window has: it scrolls.
+        self.tabs.addTab(scrolling(tab), "")
+        self.tabs.addTab(self.broadcasting, "")
         outer = QVBoxLayout(self)
         outer.setContentsMargins(6, 6, 6, 6)
         outer.addWidget(self.tabs)
+
+    def _refresh_texts(self) -> None:
+        """Every text on screen again, in the language, theme and zoom now in force; what is
+        hovered, selected and walked stays."""
+        if self._stale or not hasattr(self, "tabs"):
+            return  # showEvent renders everything afresh
+        self._show_tensor_texts()
+        if self.member is None:
+            return
+        tensor = self.workspace.tensor(self.name)
+        self.grid.set_axis_labels(*self._axis_labels())
+        self.grid_caption.setText(layout_texts.caption(self.name, self.slice_controls.fixed()))
+        if self.hovered_index is not None:
+            self.details.show_formula(self.name, tensor, self.hovered_index)
+        if self.selected_cell is not None:
+            self.details.show_readers(
+                self.name, self.selected_cell, self.readers, self.readers_total
+            )
+        if self.walk_index is not None:
+            self.details.show_walk(self.name, tensor, self.details.walk.position, self.walk_trail)
+
+    def _show_tensor_texts(self) -> None:
+        tensor = self.workspace.tensor(self.name) if self.name in self.workspace else None
+        self.summary.setText(layout_texts.summary_text(tensor) if tensor is not None else "")
+        sharers = [m for m in self.group.members if m.name != self.name] if self.group else ()
+        self.details.show_tensor(self.name, tensor, self.member, sharers)
 
     # --- the shown tensor ------------------------------------------------------------------------
 
@@ -203,9 +184,7 @@ class LayoutPanel(QWidget):
         self.walk_trail, self.walk_index = [], None
         zero = tensor is not None and bool(stride_zero_dims(Layout.of(tensor)))
         self.details.write_button.setEnabled(zero)
-        self.summary.setText(layout_texts.summary_text(tensor) if tensor is not None else "")
-        sharers = [m for m in self.group.members if m.name != self.name] if self.group else ()
-        self.details.show_tensor(self.name, tensor, self.member, sharers)
+        self._show_tensor_texts()
         self._on_slice_changed()
 
     # --- the 2-D slice ---------------------------------------------------------------------------
@@ -223,12 +202,14 @@ class LayoutPanel(QWidget):
             values = values.unsqueeze(0)
         if controls.row_dim is not None and controls.row_dim > controls.col_dim:
             indices, values = indices.T, values.T
-        row_label = controls.dim_label(controls.row_dim) if controls.row_dim is not None else ""
-        self.grid.set_slice(
-            indices, values, self.group.cells, row_label, controls.dim_label(controls.col_dim)
-        )
+        self.grid.set_slice(indices, values, self.group.cells, *self._axis_labels())
         self.grid_caption.setText(layout_texts.caption(self.name, controls.fixed()))
         self._update_highlights(readers_moved=True)
+
+    def _axis_labels(self) -> tuple[str, str]:
+        controls = self.slice_controls
+        row_label = controls.dim_label(controls.row_dim) if controls.row_dim is not None else ""
+        return row_label, controls.dim_label(controls.col_dim)
 
     # --- linking ---------------------------------------------------------------------------------
 
@@ -244,11 +225,7 @@ class LayoutPanel(QWidget):
             self.hovered_index = tuple(index)
             self.slice_controls.show_index(self.hovered_index)
             tensor = self.workspace.tensor(self.name)
-            self.details.formula.setText(
-                layout_texts.formula_html(
-                    self.name, Layout.of(tensor), self.hovered_index, tensor.element_size()
-                )
-            )
+            self.details.show_formula(self.name, tensor, self.hovered_index)
         self._update_highlights()
 
     def _on_element_clicked(self, row: int, col: int) -> None:
@@ -259,7 +236,7 @@ class LayoutPanel(QWidget):
 
     def _on_cell_hovered(self, cell: int) -> None:
         self.strips.setToolTip(
-            f"storage cell {cell}: click to see who reads it" if cell >= 0 else ""
+            filled(self.tr("storage cell %1: click to see who reads it"), cell) if cell >= 0 else ""
         )
 
     def _on_cell_clicked(self, cell: int) -> None:
@@ -271,9 +248,7 @@ class LayoutPanel(QWidget):
         self.selected_cell = cell
         self._solve_readers()
         if cell is not None and self.member is not None:
-            self.details.cell.setText(
-                layout_texts.readers_html(self.name, cell, self.readers, self.readers_total)
-            )
+            self.details.show_readers(self.name, cell, self.readers, self.readers_total)
         self._update_highlights(readers_moved=True)
 
     def _solve_readers(self) -> None:
@@ -318,7 +293,7 @@ class LayoutPanel(QWidget):
     def _on_walk_changed(self, position: int) -> None:
         if position < 0 or self.member is None:
             self.walk_trail, self.walk_index = [], None
-            self.details.walk_text.setText(layout_texts.WALK_PROMPT)
+            self.details.walk_text.setText(layout_texts.walk_prompt())
             self._update_highlights()
             return
         tensor = self.workspace.tensor(self.name)
@@ -327,11 +302,7 @@ class LayoutPanel(QWidget):
         self.walk_trail = (self.walk_trail + [cell])[-TRAIL:]
         self.walk_index = step.index
         self.slice_controls.show_index(step.index)
-        self.details.walk_text.setText(
-            layout_texts.walk_html(
-                self.name, step.index, cell, position, tensor.numel(), step.jump, self.walk_trail
-            )
-        )
+        self.details.show_walk(self.name, tensor, position, self.walk_trail)
         self._update_highlights()
 
     def _on_write_clicked(self) -> None:
@@ -344,21 +315,26 @@ class LayoutPanel(QWidget):
             return
         explained = probe_in_place_write(self.workspace.tensor(self.name), self.name)
         if explained is None:
-            self.status_message.emit(f"torch would allow {self.name}.add_(1)")
+            self.status_message.emit(filled(self.tr("torch would allow %1.add_(1)"), self.name))
         else:
             self.details.error_panel.show_error(explained)
 
-    def export(self, path: str) -> None:
+    def export(self, path: str) -> bool:
+        """Write the picture to `path` (.png or .svg); a failure is said in the status bar and
+        leaves any file already there as it was."""
         self._ensure_fresh()
-        export_picture([self.grid, self.strips], path)
-        self.status_message.emit(f"Saved the picture to {path}")
+        try:
+            export_picture([self.grid, self.strips], path)
+        except PictureExportError as error:
+            self.status_message.emit(str(error))
+            return False
+        self.status_message.emit(filled(self.tr("Saved the picture to %1"), path))
+        return True
 
     def _on_export_clicked(self, kind: str) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export picture", f"{self.name or 'layout'}.{kind}", f"{kind.upper()} (*.{kind})"
-        )
+        path = ask_picture_path(self, self.name or "layout", kind)
         if path:
-            self.export(path if path.lower().endswith(f".{kind}") else f"{path}.{kind}")
+            self.export(path)
 
     # --- workspace -------------------------------------------------------------------------------
 

@@ -4,7 +4,8 @@ Paints only the visible cells; when cells shrink below a few pixels the slice is
 image sampled per pixel (level of detail), so a million elements cost what the screen costs. The
 storage indices are core's StorageSlice (an affine map, never an array of the slice's size), the
 values a view of the tensor read only where drawn, and the axes label only every n-th index.
-Wheel zooms about the cursor, dragging pans, double-click fits the whole slice again."""
+Wheel zooms about the cursor, dragging pans, double-click fits the whole slice again. Colours
+come from the theme and sizes from View → Zoom, both read when painting."""
 
 from __future__ import annotations
 
@@ -12,28 +13,29 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QImage, QPainter, QPen
+from PySide6.QtGui import QFont, QFontMetricsF, QImage, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from tensorviz.core.memory.storage_reads import StorageSlice
 from tensorviz.ui.memory.axis_labels import compact, label_step, labelled
 from tensorviz.ui.memory.palette import (
-    GRID_LINE,
-    HOVER,
-    INK,
-    MUTED,
-    SELECTED,
-    WALK,
     ZoomWindow,
+    grid_line_colour,
+    hover_colour,
+    is_appearance_change,
+    selected_colour,
     storage_colour,
     storage_rgb,
     text_colour_on,
+    walk_colour,
 )
+from tensorviz.ui.widgets.theme import colour, current_theme, current_zoom, scaled
 
 IMAGE_BELOW = 14  # cells smaller than this many pixels are drawn as one sampled image
-BAND = 64  # pixels: an image-drawn slice is never thinner than this (unless the area is)
-TEXT_FROM = 28  # cells at least this big show their value
-MARGIN_LEFT, MARGIN_TOP, MARGIN = 58, 40, 8
+BAND = 64  # pixels (at 100 %): an image-drawn slice is never thinner (unless the area is)
+TEXT_FROM = 28  # cells at least this big (at 100 %) show their value
+TWO_LINES_FROM = 46  # ... and the storage index below it
+MARGIN = 8
 READERS_DRAWN = 4_000  # outlines drawn at most (more would cover the visible cells anyway)
 
 
@@ -45,7 +47,7 @@ class LogicalGridView(QWidget):
         super().__init__(parent)
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.setMinimumSize(220, 160)
+        self._set_minimum_size()
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.indices = StorageSlice(0, 0)
         self.values = None  # a 2-D tensor (the slice itself), read only for visible cells
@@ -63,7 +65,19 @@ class LogicalGridView(QWidget):
         self._dragging = False
 
     def sizeHint(self) -> QSize:
-        return QSize(520, 360)
+        return QSize(scaled(520), scaled(360))
+
+    def _set_minimum_size(self) -> None:
+        """Room for the axes and a few cells: at 200 % the margins grow, the cells may not."""
+        left, top = self._margins()
+        self.setMinimumSize(int(left) + 160, int(top) + 80)
+
+    def changeEvent(self, event) -> None:
+        if is_appearance_change(event):  # theme or zoom: colours and sizes are read anew
+            self._image_cache = self._mask_cache = None
+            self._set_minimum_size()
+            self.update()
+        super().changeEvent(event)
 
     # --- model -----------------------------------------------------------------------------------
 
@@ -73,6 +87,11 @@ class LogicalGridView(QWidget):
         self.indices, self.values, self.cells = indices, values, max(cells, 1)
         self.row_label, self.col_label = row_label, col_label
         self.hovered, self._image_cache = None, None
+        self.update()
+
+    def set_axis_labels(self, row_label: str, col_label: str) -> None:
+        """The axes' titles again (a new language), the slice as it is."""
+        self.row_label, self.col_label = row_label, col_label
         self.update()
 
     def set_highlights(self, hovered=None, readers=None, walk=None, selected_cell=None) -> None:
@@ -96,12 +115,20 @@ class LogicalGridView(QWidget):
 
     # --- geometry --------------------------------------------------------------------------------
 
+    def _line(self) -> float:
+        """The height of one line of the widget's font (it grows with View → Zoom)."""
+        return QFontMetricsF(self.font()).height()
+
+    def _margins(self) -> tuple[float, float]:
+        """(left, top): room for the rotated row title and the row numbers, and for the column
+        title above the column numbers."""
+        line = self._line()
+        return line + scaled(42), 2 * line + scaled(6)
+
     def _area(self) -> QRectF:
+        left, top = self._margins()
         return QRectF(
-            MARGIN_LEFT,
-            MARGIN_TOP,
-            self.width() - MARGIN_LEFT - MARGIN,
-            self.height() - MARGIN_TOP - MARGIN,
+            left, top, self.width() - left - scaled(MARGIN), self.height() - top - scaled(MARGIN)
         )
 
     def cell_size(self) -> float:
@@ -119,8 +146,8 @@ class LogicalGridView(QWidget):
         size = max(min(area.width() / shown_cols, area.height() / shown_rows), 1e-6)
         if size >= IMAGE_BELOW:
             return size, size
-        width = max(size, min(area.width(), BAND) / shown_cols)
-        height = max(size, min(area.height(), BAND) / shown_rows)
+        width = max(size, min(area.width(), scaled(BAND)) / shown_cols)
+        height = max(size, min(area.height(), scaled(BAND)) / shown_rows)
         return width, height
 
     def _first(self) -> tuple[float, float]:
@@ -155,10 +182,12 @@ class LogicalGridView(QWidget):
         painter.end()
 
     def paint_picture(self, painter: QPainter) -> None:
-        painter.fillRect(self.rect(), Qt.GlobalColor.white)
+        painter.fillRect(self.rect(), colour("canvas"))
         if not self.rows or not self.cols:
-            painter.setPen(MUTED)
-            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "No elements to show")
+            painter.setPen(colour("muted"))
+            painter.drawText(
+                self.rect(), Qt.AlignmentFlag.AlignCenter, self.tr("No elements to show")
+            )
             return
         painter.save()
         painter.setClipRect(self._area().adjusted(-2, -2, 2, 2))
@@ -174,7 +203,7 @@ class LogicalGridView(QWidget):
         (cell_w, cell_h), (r0, c0), area = self.cell_extent(), self._first(), self._area()
         width = max(min(int(area.width()), math.ceil((self.cols - c0) * cell_w)), 1)
         height = max(min(int(area.height()), math.ceil((self.rows - r0) * cell_h)), 1)
-        key = (width, height, cell_w, cell_h, r0, c0, self.indices, self.cells)
+        key = (width, height, cell_w, cell_h, r0, c0, self.indices, self.cells, current_theme().key)
         if self._image_cache is None or self._image_cache[0] != key:
             cols = np.clip(
                 (c0 + (np.arange(width) + 0.5) / cell_w).astype(np.int64), 0, self.cols - 1
@@ -197,12 +226,8 @@ class LogicalGridView(QWidget):
         if self._mask_cache is None or self._mask_cache[0] != key:
             sampled = self._image_cache[2]
             rgba = np.zeros((*sampled.shape, 4), dtype=np.uint8)
-            rgba[sampled == self.selected_cell] = (
-                SELECTED.red(),
-                SELECTED.green(),
-                SELECTED.blue(),
-                110,
-            )
+            tint = selected_colour()
+            rgba[sampled == self.selected_cell] = (tint.red(), tint.green(), tint.blue(), 110)
             height, width = sampled.shape
             image = QImage(rgba.data, width, height, 4 * width, QImage.Format.Format_RGBA8888)
             self._mask_cache = (key, image.copy())
@@ -211,22 +236,23 @@ class LogicalGridView(QWidget):
     def _paint_cells(self, painter: QPainter) -> None:
         rows, cols = self._visible()
         size = self.cell_size()
-        values = self._visible_values(rows, cols) if size >= TEXT_FROM else None
+        values = self._visible_values(rows, cols) if size >= scaled(TEXT_FROM) else None
         font = QFont(self.font())
-        font.setPixelSize(int(min(max(size * 0.3, 9), 15)))
+        font.setPixelSize(int(min(max(size * 0.3, scaled(9)), scaled(15))))
         painter.setFont(font)
-        painter.setPen(QPen(GRID_LINE, 1))
+        line = QPen(grid_line_colour(), 1)
+        two_lines = size >= scaled(TWO_LINES_FROM)
         for r in rows:
             for c in cols:
                 rect = self.cell_rect(r, c)
-                colour = storage_colour(int(self.indices[r, c]), self.cells)
-                painter.fillRect(rect, colour)
-                painter.setPen(QPen(GRID_LINE, 1))
+                fill = storage_colour(int(self.indices[r, c]), self.cells)
+                painter.fillRect(rect, fill)
+                painter.setPen(line)
                 painter.drawRect(rect)
                 if values is not None:
-                    painter.setPen(text_colour_on(colour))
+                    painter.setPen(text_colour_on(fill))
                     text = values[r - rows.start][c - cols.start]
-                    if size >= 46:
+                    if two_lines:
                         text = f"{text}\n@{self.indices[r, c]}"
                     painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
@@ -252,7 +278,7 @@ class LogicalGridView(QWidget):
         r, c = cells[:, 0], cells[:, 1]
         cells = cells[(r >= rows.start) & (r < rows.stop) & (c >= cols.start) & (c < cols.stop)]
         (width, height), (r0, c0), area = self.cell_extent(), self._first(), self._area()
-        wide, high = max(width, 8.0), max(height, 8.0)
+        wide, high = max(width, float(scaled(8))), max(height, float(scaled(8)))
         x = area.left() + (cells[:, 1] - c0) * width - (wide - width) / 2
         y = area.top() + (cells[:, 0] - r0) * height - (high - height) / 2
         spots = np.stack([x, y], axis=1)
@@ -262,49 +288,57 @@ class LogicalGridView(QWidget):
 
     def _paint_highlights(self, painter: QPainter) -> None:
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        for cells, colour, width in (
-            (self._readers, SELECTED, 3),
-            ([self.walk] if self.walk else [], WALK, 3),
-            ([self.hovered] if self.hovered else [], HOVER, 2.5),
+        zoom = current_zoom()
+        for cells, pen_colour, width in (
+            (self._readers, selected_colour(), 3),
+            ([self.walk] if self.walk else [], walk_colour(), 3),
+            ([self.hovered] if self.hovered else [], hover_colour(), 2.5),
         ):
-            painter.setPen(QPen(colour, width))
+            painter.setPen(QPen(pen_colour, width * zoom))
             for rect in self._outlines(cells):
                 painter.drawRect(rect)
 
     def _paint_axes(self, painter: QPainter) -> None:
         area, (width, height) = self._area(), self.cell_extent()
         rows, cols = self._visible()
-        painter.setPen(INK)
+        line, gap = self._line(), scaled(2)
+        painter.setPen(colour("ink"))
         bold = QFont(self.font())
         bold.setBold(True)
         painter.setFont(bold)
+        titles = QFontMetricsF(bold)  # a title longer than its axis is elided, never cut
         painter.drawText(
-            QRectF(area.left(), 2, area.width(), 18),
+            QRectF(area.left(), gap, area.width(), line),
             Qt.AlignmentFlag.AlignLeft,
-            f"{self.col_label} →",
+            titles.elidedText(f"{self.col_label} →", Qt.TextElideMode.ElideRight, area.width()),
         )
         painter.save()
-        painter.translate(14, area.top())
+        painter.translate(gap + line, area.top())  # the row title reads downwards
         painter.rotate(90)
         painter.drawText(
-            QRectF(0, -12, area.height(), 18), Qt.AlignmentFlag.AlignLeft, f"{self.row_label} →"
+            QRectF(0, 0, area.height(), line),
+            Qt.AlignmentFlag.AlignLeft,
+            titles.elidedText(f"{self.row_label} →", Qt.TextElideMode.ElideRight, area.height()),
         )
         painter.restore()
         painter.setFont(self.font())
-        painter.setPen(MUTED)
+        painter.setPen(colour("muted"))
         metrics = painter.fontMetrics()
-        wide = metrics.horizontalAdvance(str(max(cols.stop - 1, 0))) + 10  # the widest label
-        for c in labelled(cols, label_step(max(30, wide) / width)):
+        wide = metrics.horizontalAdvance(str(max(cols.stop - 1, 0))) + scaled(10)  # widest label
+        for c in labelled(cols, label_step(max(scaled(30), wide) / width)):
             rect = self.cell_rect(0, c)
             painter.drawText(
-                QRectF(rect.left(), 20, max(width, wide), 16), Qt.AlignmentFlag.AlignLeft, str(c)
+                QRectF(rect.left(), gap + line, max(width, wide), line),
+                Qt.AlignmentFlag.AlignLeft,
+                str(c),
             )
-        room = MARGIN_LEFT - 22
+        left = 2 * gap + line
+        room = area.left() - left - scaled(4)
         short = metrics.horizontalAdvance(str(max(rows.stop - 1, 0))) > room
-        for r in labelled(rows, label_step(18 / height)):
+        for r in labelled(rows, label_step(line / height)):
             rect = self.cell_rect(r, 0)
             painter.drawText(
-                QRectF(18, rect.top(), room, max(height, 16)),
+                QRectF(left, rect.top(), room, max(height, line)),
                 Qt.AlignmentFlag.AlignRight,
                 compact(r) if short else str(r),
             )

@@ -3,14 +3,17 @@ slider + spin box for the index of every other dim."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSlider, QSpinBox, QWidget
 
 from tensorviz.core.memory.strides import index_names
+from tensorviz.ui.memory.layout_texts import filled
 from tensorviz.ui.widgets.layout_clearing import clear_layout
+from tensorviz.ui.widgets.retranslating import Retranslating
+from tensorviz.ui.widgets.theme import scaled
 
 
-class SliceControls(QWidget):
+class SliceControls(Retranslating, QWidget):
     slice_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -20,8 +23,34 @@ class SliceControls(QWidget):
         self.col_dim: int | None = None
         self.positions: dict[int, int] = {}
         self.spin_boxes: dict[int, QSpinBox] = {}
+        self.sliders: dict[int, QSlider] = {}
+        self.axis_titles: list[QLabel] = []  # "rows:", "columns:"
+        self.dim_titles: dict[int, QLabel] = {}  # beside each slider
+        self.row_combo: QComboBox | None = None
+        self.col_combo: QComboBox | None = None
         self.layout_ = QHBoxLayout(self)
         self.layout_.setContentsMargins(0, 0, 0, 0)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The words of the controls in place (rebuilding would drop the focus)."""
+        for title, text in zip(
+            self.axis_titles, (self.tr("rows:"), self.tr("columns:")), strict=False
+        ):
+            title.setText(text)
+        names = index_names(len(self.shape))
+        for dim, title in self.dim_titles.items():
+            title.setText(filled(self.tr("  %1 (dim %2):"), names[dim], dim))
+        for combo in (self.row_combo, self.col_combo):
+            if combo is not None:
+                for row in range(combo.count()):
+                    combo.setItemText(row, self._dim_choice(combo.itemData(row)))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.FontChange:  # View → Zoom: the sliders grow too
+            for slider in self.sliders.values():
+                self._size_slider(slider)
+        super().changeEvent(event)
 
     def set_shape(self, shape: tuple[int, ...]) -> None:
         if shape == self.shape and self.spin_boxes.keys() == self._other_dims():
@@ -70,31 +99,42 @@ class SliceControls(QWidget):
     def dim_label(self, dim: int | None) -> str:
         if dim is None:
             return ""
-        return f"dim {dim} ({index_names(len(self.shape))[dim]}), size {self.shape[dim]}"
+        name = index_names(len(self.shape))[dim]
+        return filled(self.tr("dim %1 (%2), size %3"), dim, name, self.shape[dim])
+
+    def _dim_choice(self, dim: int) -> str:
+        return filled(self.tr("dim %1 (%2)"), dim, index_names(len(self.shape))[dim])
+
+    @staticmethod
+    def _size_slider(slider: QSlider) -> None:
+        slider.setMaximumWidth(scaled(120))
+        slider.setMinimumWidth(scaled(40))
 
     def _other_dims(self) -> set[int]:
         return {d for d in range(len(self.shape)) if d not in (self.row_dim, self.col_dim)}
 
     def _rebuild(self) -> None:
         clear_layout(self.layout_)
-        self.spin_boxes = {}
+        self.spin_boxes, self.sliders, self.axis_titles, self.dim_titles = {}, {}, [], {}
+        self.row_combo = self.col_combo = None
         ndim = len(self.shape)
         if ndim >= 2:
-            self.layout_.addWidget(QLabel("rows:"))
+            self.axis_titles = [QLabel(), QLabel()]
+            self.layout_.addWidget(self.axis_titles[0])
             self.row_combo = self._dim_combo(self.row_dim)
             self.row_combo.currentIndexChanged.connect(self._on_axes_changed)
             self.layout_.addWidget(self.row_combo)
-            self.layout_.addWidget(QLabel("columns:"))
+            self.layout_.addWidget(self.axis_titles[1])
             self.col_combo = self._dim_combo(self.col_dim)
             self.col_combo.currentIndexChanged.connect(self._on_axes_changed)
             self.layout_.addWidget(self.col_combo)
-        names = index_names(ndim)
         for dim in sorted(self._other_dims()):
-            self.layout_.addWidget(QLabel(f"  {names[dim]} (dim {dim}):"))
+            self.dim_titles[dim] = QLabel()
+            self.layout_.addWidget(self.dim_titles[dim])
             slider = QSlider(Qt.Orientation.Horizontal)
             slider.setRange(0, max(self.shape[dim] - 1, 0))
-            slider.setMaximumWidth(120)
-            slider.setMinimumWidth(40)
+            self._size_slider(slider)
+            self.sliders[dim] = slider
             box = QSpinBox()
             box.setRange(0, max(self.shape[dim] - 1, 0))
             box.setValue(self.positions.get(dim, 0))
@@ -106,12 +146,14 @@ class SliceControls(QWidget):
             self.layout_.addWidget(box)
             self.spin_boxes[dim] = box
         self.layout_.addStretch(1)
+        self.retranslate()
 
     def _dim_combo(self, chosen: int | None) -> QComboBox:
         combo = QComboBox()
-        names = index_names(len(self.shape))
+        combo.setProperty("translated_items", True)  # the walker checks these words too
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # any language
         for dim in range(len(self.shape)):
-            combo.addItem(f"dim {dim} ({names[dim]})", dim)
+            combo.addItem("", dim)  # named by retranslate
         combo.setCurrentIndex(chosen or 0)
         return combo
 

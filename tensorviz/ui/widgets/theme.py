@@ -54,6 +54,13 @@ LIGHT = Theme(
         # the Workbench's view / copy / in-place badge (text on a filled badge)
         "verdict_text": "#ffffff", "verdict_view": "#1f7a6f", "verdict_copy": "#3d5a80",
         "verdict_in_place": "#b5452b", "verdict_other": "#5f6673",
+        # Memory layout: the storage gradient (light = start), the grid's highlights, and the
+        # broadcasting verdicts (background, text).
+        "storage_start": "#e0ecf6", "storage_end": "#1f4e79", "memory_hover": "#ee6c4d",
+        "memory_selected": "#d62828", "memory_walk": "#f4d35e", "memory_walk_text": "#7a5c00",
+        "verdict_equal": "#e7f5ee", "verdict_equal_text": "#1b6b40",
+        "verdict_stretched": "#fff4e5", "verdict_stretched_text": "#8f4a06",
+        "verdict_incompatible": "#fde8e8", "verdict_incompatible_text": "#b42318",
     },
     ("#3d5a80", "#ee6c4d", "#2a9d8f", "#8d5fd3", "#e9a23b", "#c0392b", "#5c7c2f", "#d6336c"),
 )  # fmt: skip
@@ -78,6 +85,11 @@ DARK = Theme(
         # the Workbench's view / copy / in-place badge (text on a filled badge)
         "verdict_text": "#10131a", "verdict_view": "#4fc3b1", "verdict_copy": "#7fa7d9",
         "verdict_in_place": "#ff8a65", "verdict_other": "#a8b0bf",
+        "storage_start": "#c9dbee", "storage_end": "#2b5f93", "memory_hover": "#ff8a65",
+        "memory_selected": "#ff5c5c", "memory_walk": "#ffd84d", "memory_walk_text": "#ffd84d",
+        "verdict_equal": "#183a2a", "verdict_equal_text": "#8fe0b0",
+        "verdict_stretched": "#3d2e14", "verdict_stretched_text": "#f6c27a",
+        "verdict_incompatible": "#45201f", "verdict_incompatible_text": "#ff9b8f",
     },
     ("#7fa7d9", "#ff8a65", "#4fc3b1", "#b39ddb", "#f2c14e", "#ef6f6c", "#9ccc65", "#f48fb1"),
 )  # fmt: skip
@@ -101,6 +113,10 @@ TEXT_ON_BACKGROUND = (
     ("gutter_text", "code_background"), ("error_text", "code_background"),
     ("verdict_text", "verdict_view"), ("verdict_text", "verdict_copy"),
     ("verdict_text", "verdict_in_place"), ("verdict_text", "verdict_other"),
+    # Memory layout: the grid's and strips' words, the walk's jump, the broadcasting verdicts.
+    ("muted", "canvas"), ("memory_walk_text", "canvas"), ("verdict_equal_text", "verdict_equal"),
+    ("verdict_stretched_text", "verdict_stretched"),
+    ("verdict_incompatible_text", "verdict_incompatible"),
 )  # fmt: skip
 
 

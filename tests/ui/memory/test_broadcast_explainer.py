@@ -37,7 +37,11 @@ def test_typed_incompatible_shapes_show_torchs_error(explainer):
         torch.zeros(2, 3) + torch.zeros(4, 1, 4)
     assert explainer.explanation.failing.dim == 2
     assert explainer.explanation.torch_message == str(raised.value)
-    assert "non-singleton dimension 2" in explainer.result.text()
+    assert "non-singleton dimension 2" in explainer.torch_says.text()  # verbatim, on its own
+    assert explainer.torch_says.property("verbatim") and "raises" in explainer.check.text()
+    assert explainer.torch_says.isVisible()
+    explainer.shape_edits[0].setText("(4,)")  # now it broadcasts: no torch message, no gap
+    assert not explainer.torch_says.isVisible() and "agrees" in explainer.check.text()
 
 
 def test_shapes_from_workspace_tensors_and_a_third_shape(explainer):

@@ -207,8 +207,13 @@ def test_export_writes_valid_png_and_svg(panel, tmp_path):
     assert QSvgRenderer(str(svg)).isValid()
     assert "<svg" in svg.read_text(encoding="utf-8")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["layout.png", "layout.svg"]
-    with pytest.raises(ValueError):
-        panel.export(str(tmp_path / "layout.jpg"))
+    messages = []
+    panel.status_message.connect(messages.append)
+    assert panel.export(str(tmp_path / "layout.jpg")) is False  # said, never raised
+    assert messages == ["Export as .png or .svg, not “.jpg”."]
+    assert panel.export(str(tmp_path / "gone" / "layout.png")) is False  # no such folder
+    assert messages[-1].startswith(f"Could not write {tmp_path / 'gone' / 'layout.png'}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["layout.png", "layout.svg"]
 
 
 def test_a_million_elements_stay_drawable_and_hoverable(panel, workspace, qtbot):
