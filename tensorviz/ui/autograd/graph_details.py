@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from html import escape
 
+from PySide6.QtCore import QCoreApplication
+
 from tensorviz.core.autograd.backward_steps import BackwardVisit, GradSummary, why_grad_is_none
 from tensorviz.core.autograd.graph import AutogradGraph, saved_values
 from tensorviz.core.autograd.local_derivatives import NodeDerivatives, node_derivatives
@@ -170,3 +172,9 @@ def intro_text(node_count: int, what: str, notes: str) -> str:
 
 def no_graph_text(reason: str) -> str:
     return f"<p><b>No autograd graph</b></p><p>{escape(reason)}</p>"
+
+
+def refused_text(error: str) -> str:
+    """torch's own message, verbatim, under a translated title."""
+    title = QCoreApplication.translate("GraphDetails", "backward() refused")
+    return f"<p><b>{escape(title)}</b></p><p>{escape(error)}</p>"

@@ -6,16 +6,20 @@ other freed graph says why Backward is off instead of failing."""
 from __future__ import annotations
 
 import torch
+from PySide6.QtCore import QCoreApplication
 
 from tensorviz.core.autograd.backward_steps import graph_was_freed
 from tensorviz.core.autograd.presets import BuiltGraph
 from tensorviz.core.autograd.script_backward import ScriptBackwardPass
 from tensorviz.core.graph_layout.layered_layout import layout_graph
 
-FREED_TIP = (
-    "The graph was freed by a backward without retain_graph (torch keeps saved tensors for one "
-    "pass). Run the forward again to get a new graph — or step through the pass that ran."
-)
+
+def freed_tip() -> str:
+    return QCoreApplication.translate(
+        "RecordedPasses",
+        "The graph was freed by a backward without retain_graph (torch keeps saved tensors for "
+        "one pass). Run the forward again to get a new graph — or step through the pass that ran.",
+    )
 
 
 class RecordedPasses:
