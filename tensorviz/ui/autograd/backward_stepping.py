@@ -65,11 +65,9 @@ class BackwardStepping:
         self.graph_freed = not self._retains
         self.stepper = StepThrough(record)
         self._apply_step()
+        visited = len(record.visits)  # a plain name: pyside6-lupdate skips calls here
         message = translate(
-            "BackwardStepping",
-            "Backward pass %1 recorded: %n nodes visited",
-            "",
-            len(record.visits),
+            "BackwardStepping", "Backward pass %1 recorded: %n nodes visited", "", visited
         )
         self.status_message.emit(message.replace("%1", str(self.passes)))
 
