@@ -12,6 +12,10 @@
         <translation>%n 字节</translation>
     </message>
     <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
         <source>%n module calls</source>
         <translation>%n 次模块调用</translation>
     </message>
@@ -159,8 +163,12 @@
         <translation>把结构相同的连续块画成一个（Block × N）</translation>
     </message>
     <message>
-        <source>Find module or op… (h.5.attn, linear)</source>
-        <translation>查找模块或操作…（h.5.attn、linear）</translation>
+        <source>Find module or op…</source>
+        <translation>查找模块或操作…</translation>
+    </message>
+    <message>
+        <source>Find modules or ops by name (h.5.attn, linear); Enter jumps to the next match</source>
+        <translation>按名字查找模块或操作（h.5.attn、linear）；回车跳到下一个匹配</translation>
     </message>
     <message>
         <source>Fit</source>
@@ -472,8 +480,12 @@
 <context>
     <name>GraphPanel</name>
     <message>
-        <source>Find node… (name or op)</source>
-        <translation>查找节点…（名字或操作）</translation>
+        <source>Find node…</source>
+        <translation>查找节点…</translation>
+    </message>
+    <message>
+        <source>Find nodes by name or op (x, w, Mul); Enter jumps to the next match</source>
+        <translation>按名字或操作查找节点（x、w、Mul）；回车跳到下一个匹配</translation>
     </message>
     <message>
         <source>Fit</source>

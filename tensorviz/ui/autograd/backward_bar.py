@@ -22,6 +22,7 @@ class BackwardBar(Retranslating, QWidget):
         self.ones_gradient = QCheckBox("gradient=ones")  # the argument, as written in code
         self.step_label = QLabel()
         self.step_label.setObjectName("mutedLabel")
+        self.step_label.setWordWrap(True)  # two lines at a big zoom rather than clipped
         self.step_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)

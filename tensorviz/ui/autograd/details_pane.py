@@ -10,6 +10,12 @@ from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from tensorviz.ui.autograd.restyling import Restyling
+from tensorviz.ui.widgets.theme import current_zoom
+
+
+def heading(html: str) -> str:
+    """The pane's title line: 12 pt at 100 %, scaled by View → Zoom like the app's font."""
+    return f"<b style='font-size:{round(12 * current_zoom())}pt'>{html}</b>"
 
 
 class DetailsPane(Restyling, QTextBrowser):

@@ -13,6 +13,7 @@ from tensorviz.core.autograd.backward_steps import BackwardVisit, GradSummary, w
 from tensorviz.core.autograd.graph import AutogradGraph, saved_values
 from tensorviz.core.autograd.local_derivatives import NodeDerivatives, node_derivatives
 from tensorviz.core.graph_layout.layered_layout import node_detail
+from tensorviz.ui.autograd.details_pane import heading
 from tensorviz.ui.widgets.theme import colour
 
 translate = QCoreApplication.translate
@@ -69,7 +70,7 @@ def node_details(
     data = graph.graph.nodes[node]
     kind = data["kind"]
     title = _kind_title(kind, bool(data.get("rewrite")))
-    lines = [f"<b style='font-size:12pt'>{escape(data['label'])}</b>", f"<i>{title}</i>"]
+    lines = [heading(escape(data["label"])), f"<i>{title}</i>"]
     detail = node_detail(data)
     if kind == "backward":
         fn = graph.functions[node]
@@ -214,7 +215,7 @@ def module_details(shown, full, node: str) -> str:
     count = len(members)  # a plain name: pyside6-lupdate skips calls in the count
     inside = translate("GraphDetails", "%n nodes inside", "", count)
     lines = [
-        f"<b style='font-size:12pt'>{escape(data['label'])}</b>",
+        heading(escape(data["label"])),
         "<i>"
         + translate("GraphDetails", "nn.Module, collapsed (untick “group by nn.Module” to open it)")
         + "</i>",

@@ -153,7 +153,10 @@ class GraphPanel(Retranslating, BackwardStepping, RecordedPasses, QWidget):
         self.retranslate()
 
     def retranslate(self) -> None:
-        self.search.setPlaceholderText(self.tr("Find node… (name or op)"))
+        self.search.setPlaceholderText(self.tr("Find node…"))
+        self.search.setToolTip(
+            self.tr("Find nodes by name or op (x, w, Mul); Enter jumps to the next match")
+        )
         self.fit_button.setText(self.tr("Fit"))
         self.fit_button.setToolTip(self.tr("Show the whole graph"))
         self.retain_graph.setToolTip(self.tr("Keep saved tensors so another backward can run"))

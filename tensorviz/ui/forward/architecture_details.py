@@ -11,6 +11,7 @@ from PySide6.QtCore import QCoreApplication
 
 from tensorviz.core.forward.architecture import Architecture
 from tensorviz.core.forward.nested_layout import params_text
+from tensorviz.ui.autograd.details_pane import heading
 from tensorviz.ui.widgets.theme import colour
 
 
@@ -29,6 +30,10 @@ def _bytes(count: int) -> str:
         if count >= size:
             return f"{count / size:.1f} {unit}"
     return QCoreApplication.translate("ArchitectureDetails", "%n bytes", "", count)
+
+
+def _comma() -> str:
+    return QCoreApplication.translate("ArchitectureDetails", ", ")  # 中文：“，”
 
 
 def _module_calls(count: int) -> str:
@@ -50,9 +55,10 @@ def _tensors(rows) -> str:
 def intro_text(architecture: Architecture) -> str:
     record = architecture.record
     ops = sum(1 for n in record.nodes.values() if n.kind == "op")
-    counts = _module_calls(len(record.calls)) + ", " + _torch_operations(ops)
+    comma = _comma()
+    counts = _module_calls(len(record.calls)) + comma + _torch_operations(ops)
     if record.modules:
-        counts += f", {params_text(record.modules[next(iter(record.modules))].total_params)}"
+        counts += comma + params_text(record.modules[next(iter(record.modules))].total_params)
     lines = [f"<p><b>{escape(record.title)}</b></p>", f"<p>{counts}</p>"]
     if architecture.folds:
         folded = ", ".join(f"{f.label} ({f.names})" for f in architecture.folds[:4])
@@ -126,7 +132,7 @@ def item_details(architecture: Architecture, item: str) -> str:
     if node is None:
         return ""
     lines = [
-        f"<b style='font-size:12pt'>{escape(node.label)}</b>",
+        heading(escape(node.label)),
         f"<i>{_kind_title(node.kind)}</i>",
     ]
     model = QCoreApplication.translate("ArchitectureDetails", "(model)")
@@ -173,7 +179,7 @@ def _call_details(architecture: Architecture, call_id: str) -> str:
     itself = QCoreApplication.translate("ArchitectureDetails", "(the model itself)")
     model = QCoreApplication.translate("ArchitectureDetails", "(model)")
     lines = [
-        f"<b style='font-size:12pt'>{escape(call.title or model)}</b>",
+        heading(escape(call.title or model)),
         f"<i>{escape(call.class_name)}</i> · {qualified} "
         f"<code>{escape(call.module or itself)}</code>",
     ]
@@ -223,7 +229,7 @@ def _call_details(architecture: Architecture, call_id: str) -> str:
         QCoreApplication.translate(
             "ArchitectureDetails", "%n torch operations directly inside", "", ops
         )
-        + ", "
+        + _comma()
         + _module_calls(children)
     )
     if not call.finished:

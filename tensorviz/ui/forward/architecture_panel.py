@@ -67,7 +67,10 @@ class ArchitecturePanel(Retranslating, QWidget):
         self.fold.setToolTip(
             self.tr("Draw consecutive blocks with the same structure as one (Block × N)")
         )
-        self.search.setPlaceholderText(self.tr("Find module or op… (h.5.attn, linear)"))
+        self.search.setPlaceholderText(self.tr("Find module or op…"))
+        self.search.setToolTip(
+            self.tr("Find modules or ops by name (h.5.attn, linear); Enter jumps to the next match")
+        )
         self.fit_button.setText(self.tr("Fit"))
         self.fit_button.setToolTip(self.tr("Show the whole picture"))
         self.export_button.setText(self.tr("Export…"))

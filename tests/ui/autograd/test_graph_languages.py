@@ -33,7 +33,7 @@ def test_the_graph_area_speaks_chinese_after_a_switch_and_english_after_the_next
     assert translation.current_language() == "zh_CN"
     qtbot.waitUntil(lambda: panel.bar.backward_button.text() == "反向传播")
     assert panel.bar.step_label.text().startswith("第 1 次 · 第 1/")
-    assert panel.search.placeholderText() == "查找节点…（名字或操作）"
+    assert panel.search.placeholderText() == "查找节点…"
     assert panel.picker.currentText().startswith("预设：")
     chinese_details = panel.details.toPlainText()
     assert chinese_details != english_details and "到达的梯度" in chinese_details
