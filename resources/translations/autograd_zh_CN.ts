@@ -419,7 +419,7 @@
     </message>
     <message>
         <source>chain rule: sent to %1 = %2 × %3 = %4</source>
-        <translation>链式法则：传给 %1 的 = %2 × %3 = %4</translation>
+        <translation>链式法则：传给 %1 的梯度 = %2 × %3 = %4</translation>
     </message>
     <message>
         <source>AccumulateGrad adds the arriving gradient into .grad; it never overwrites.</source>

@@ -82,7 +82,7 @@ class _Composer:
             names += self.short_name(fold.members[-1], fold.last_name)
             return f"{names} · {fold.label} · {params_text(total)}"
         params = self._params(call)
-        name = self.short_name(call, info.title) if info.module else "(model)"
+        name = self.short_name(call, info.title) if info.module else _("(model)")
         extra = f" · {params_text(params)}" if record.modules and params else ""
         return f"{name} · {info.class_name}{extra}"
 
