@@ -87,6 +87,7 @@ class ArchitecturePanel(Retranslating, QWidget):
             self.add_subject(f"preset:{key}", self._preset_text(preset), preset.build)
         self._update_depth_note()
         self._update_notice()
+        self._rearrange()  # the picture's own words (params, "(model)") in the new language
 
     def _preset_text(self, preset) -> str:
         return self.tr("preset: %1").replace("%1", preset.title)

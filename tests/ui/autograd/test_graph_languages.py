@@ -51,6 +51,8 @@ def test_the_architecture_area_speaks_chinese_after_a_switch(window, switch, qtb
     assert panel.backward_button.text() == "反向计算图"
     assert panel.picker.currentText().startswith("预设：TransformerEncoder，4 层")
     assert "次模块调用" in panel.details.toPlainText()
+    details = [d.get("detail", "") for _, d in panel.view.architecture.graph.nodes(data=True)]
+    assert any("个参数" in d for d in details)  # the picture was drawn again, in Chinese
     switch("en")
     qtbot.waitUntil(lambda: panel.fold.text() == "fold repeats")
     assert "module calls" in panel.details.toPlainText()
