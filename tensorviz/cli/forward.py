@@ -20,25 +20,34 @@ import sys
 from pathlib import Path
 
 from tensorviz.cli.arguments import CliInputError, Subcommand, print_json
-from tensorviz.cli.graph import OUTPUT_SUFFIXES, ScriptFailedError, run_script
+from tensorviz.cli.graph import OUTPUT_SUFFIXES, ScriptFailedError, run_script, wrong_suffix
 from tensorviz.cli.pictures import paint
+from tensorviz.core.translation import _
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     from tensorviz.core.forward.presets import PRESETS
 
     parser.add_argument(
-        "source", metavar="SCRIPT.py|PRESET", help="a script, or one of: " + ", ".join(PRESETS)
+        "source",
+        metavar="SCRIPT.py|PRESET",
+        help=_("a script, or one of: {presets}").format(presets=", ".join(PRESETS)),
     )
-    parser.add_argument("--model", metavar="NAME", help="the script's variable holding the model")
-    parser.add_argument("--input", metavar="NAME", help="the script's variable holding its input")
+    parser.add_argument(
+        "--model", metavar="NAME", help=_("the script's variable holding the model")
+    )
+    parser.add_argument(
+        "--input", metavar="NAME", help=_("the script's variable holding its input")
+    )
     parser.add_argument(
         "--depth",
         type=int,
         metavar="N",
-        help="open modules N levels deep (0: the model as one box)",
+        help=_("open modules N levels deep (0: the model as one box)"),
     )
-    parser.add_argument("-o", "--output", metavar="FILE", help="also write FILE.dot, .svg or .png")
+    parser.add_argument(
+        "-o", "--output", metavar="FILE", help=_("also write FILE.dot, .svg or .png")
+    )
 
 
 def _script_subject(args: argparse.Namespace):
@@ -48,16 +57,19 @@ def _script_subject(args: argparse.Namespace):
 
     source = args.source
     if not (args.model and args.input):
-        raise CliInputError(
-            f"name the model and its input: tensorviz forward {source} --model NAME --input NAME"
+        message = _(
+            "name the model and its input: tensorviz forward {source} --model NAME --input NAME"
         )
+        raise CliInputError(message.format(source=source))
     namespace = run_script(source)
     for name in (args.model, args.input):
         if name not in namespace:
-            raise CliInputError(f"{source} defines no variable '{name}' at module level")
+            message = _("{script} defines no variable '{name}' at module level")
+            raise CliInputError(message.format(script=source, name=name))
     model, value = namespace[args.model], namespace[args.input]
     if not callable(model):
-        raise CliInputError(f"{args.model} is not a model: it is a {type(model).__name__}")
+        message = _("{name} is not a model: its type is {kind}")
+        raise CliInputError(message.format(name=args.model, kind=type(model).__name__))
     modules = {k: v for k, v in namespace.items() if isinstance(v, torch.nn.Module)}
     modules.pop(args.model, None)
     if isinstance(value, dict):
@@ -76,12 +88,13 @@ def _subject(args: argparse.Namespace):
     source = args.source
     if source.lower().endswith(".py"):
         if not os.path.isfile(source):
-            raise CliInputError(f"no such script: {source}")
+            raise CliInputError(_("no such script: {source}").format(source=source))
         return _script_subject(args)
     if args.model or args.input:
-        raise CliInputError("--model and --input name variables of a SCRIPT.py, not of a preset")
+        raise CliInputError(_("--model and --input name variables of a SCRIPT.py, not of a preset"))
     if source not in PRESETS:
-        raise CliInputError(f"unknown preset '{source}' (choose from {', '.join(PRESETS)})")
+        message = _("unknown preset '{key}' (choose from {known})")
+        raise CliInputError(message.format(key=source, known=", ".join(PRESETS)))
     return PRESETS[source].build(), {}
 
 
@@ -91,14 +104,16 @@ def _write(architecture, picture, output: str) -> None:
 
     path = Path(output)
     if not path.parent.is_dir():
-        raise CliInputError(f"cannot write {output}: no folder {path.parent}")
+        message = _("cannot write {output}: no folder {folder}")
+        raise CliInputError(message.format(output=output, folder=path.parent))
     try:
         if path.suffix.lower() == ".dot":
             write_text_atomically(path, architecture_dot(picture))
         else:
             paint("architecture", architecture, path)
     except OSError as error:
-        raise CliInputError(f"cannot write {output}: {error.strerror or error}") from None
+        message = _("cannot write {output}: {reason}")
+        raise CliInputError(message.format(output=output, reason=error.strerror or error)) from None
 
 
 def _run_forward(args: argparse.Namespace) -> int:
@@ -108,9 +123,9 @@ def _run_forward(args: argparse.Namespace) -> int:
 
     if args.output and Path(args.output).suffix.lower() not in OUTPUT_SUFFIXES:
         suffix = Path(args.output).suffix or args.output
-        raise CliInputError(f"-o writes .dot, .svg or .png, not '{suffix}'")
+        raise CliInputError(wrong_suffix(suffix))
     if args.depth is not None and args.depth < 0:
-        raise CliInputError("--depth is 0 or more (0: the model as one box)")
+        raise CliInputError(_("--depth is 0 or more (0: the model as one box)"))
     try:
         subject, kwargs = _subject(args)
     except ScriptFailedError:

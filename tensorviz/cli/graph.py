@@ -24,6 +24,7 @@ from pathlib import Path
 
 from tensorviz.cli.arguments import CliInputError, Subcommand, print_json
 from tensorviz.cli.pictures import paint
+from tensorviz.core.translation import _
 
 OUTPUT_SUFFIXES = (".dot", ".svg", ".png")
 
@@ -36,21 +37,23 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     from tensorviz.core.autograd.presets import PRESETS
 
     parser.add_argument(
-        "source", metavar="PRESET|SCRIPT.py", help="a script, or one of: " + ", ".join(PRESETS)
+        "source",
+        metavar="PRESET|SCRIPT.py",
+        help=_("a script, or one of: {presets}").format(presets=", ".join(PRESETS)),
     )
     parser.add_argument(
-        "--tensor", metavar="NAME", help="with a script: the variable whose graph to show"
+        "--tensor", metavar="NAME", help=_("with a script: the variable whose graph to show")
     )
     parser.add_argument(
-        "--backward", action="store_true", help="run backward and print the visit order"
+        "--backward", action="store_true", help=_("run backward and print the visit order")
     )
     parser.add_argument(
         "--values",
         action="store_true",
-        help="with --backward --json: every value of each .grad, not only its summary",
+        help=_("with --backward --json: every value of each .grad, not only its summary"),
     )
     parser.add_argument(
-        "-o", "--output", metavar="FILE", help="also write FILE.dot, FILE.svg or FILE.png"
+        "-o", "--output", metavar="FILE", help=_("also write FILE.dot, FILE.svg or FILE.png")
     )
 
 
@@ -98,7 +101,9 @@ def run_script(path: str) -> dict:
             return runpy.run_path(script, run_name="__main__")
     except SystemExit as error:
         if error.code in (None, 0):
-            message = f"{path} called sys.exit() before its variables could be read"
+            message = _("{path} called sys.exit() before its variables could be read").format(
+                path=path
+            )
             raise CliInputError(message) from None
         if not isinstance(error.code, int):
             print(error.code, file=sys.stderr)  # as python prints sys.exit("message")
@@ -113,10 +118,10 @@ def run_script(path: str) -> dict:
 
 def _no_grad_fn_reason(tensor) -> str:
     if tensor.requires_grad:
-        return "it is a leaf (created with requires_grad=True; its gradient collects in .grad)"
+        return _("it is a leaf (created with requires_grad=True; its gradient collects in .grad)")
     if tensor._base is not None and tensor._base.requires_grad:
-        return "it is a view cut from the graph (made by detach() or under torch.no_grad())"
-    return (
+        return _("it is a view cut from the graph (made by detach() or under torch.no_grad())")
+    return _(
         "it is a leaf with requires_grad=False (nothing it came from required grad, or it was "
         "detached or computed under torch.no_grad())"
     )
@@ -127,14 +132,16 @@ def script_tensor(namespace: dict, name: str, script: str):
     import torch
 
     if name not in namespace:
-        raise CliInputError(f"{script} defines no variable '{name}' at module level")
+        message = _("{script} defines no variable '{name}' at module level")
+        raise CliInputError(message.format(script=script, name=name))
     value = namespace[name]
     if not isinstance(value, torch.Tensor):
         kind = type(value).__name__
-        article = "an" if kind[:1].lower() in "aeiou" else "a"
-        raise CliInputError(f"{name} is not a tensor: it is {article} {kind}")
+        message = _("{name} is not a tensor: its type is {kind}")
+        raise CliInputError(message.format(name=name, kind=kind))
     if value.grad_fn is None:
-        raise CliInputError(f"{name} has no grad_fn: {_no_grad_fn_reason(value)}")
+        message = _("{name} has no grad_fn: {reason}")
+        raise CliInputError(message.format(name=name, reason=_no_grad_fn_reason(value)))
     return value
 
 
@@ -165,19 +172,25 @@ def _write_dot(graph, path: Path) -> None:
     write_text_atomically(path, to_dot(graph))
 
 
+def wrong_suffix(suffix: str) -> str:
+    return _("-o writes .dot, .svg or .png, not '{suffix}'").format(suffix=suffix)
+
+
 def write_output(graph, output: str) -> None:
     path = Path(output)
     if path.suffix.lower() not in OUTPUT_SUFFIXES:
-        raise CliInputError(f"-o writes .dot, .svg or .png, not '{path.suffix or output}'")
+        raise CliInputError(wrong_suffix(path.suffix or output))
     if not path.parent.is_dir():
-        raise CliInputError(f"cannot write {output}: no folder {path.parent}")
+        message = _("cannot write {output}: no folder {folder}")
+        raise CliInputError(message.format(output=output, folder=path.parent))
     try:
         if path.suffix.lower() == ".dot":
             _write_dot(graph, path)
         else:
             paint("autograd_graph", graph, path)
     except OSError as error:
-        raise CliInputError(f"cannot write {output}: {error.strerror or error}") from None
+        message = _("cannot write {output}: {reason}")
+        raise CliInputError(message.format(output=output, reason=error.strerror or error)) from None
 
 
 # --- the subcommand ------------------------------------------------------------------------------
@@ -191,19 +204,19 @@ def _load(args: argparse.Namespace):
     source = args.source
     if source.lower().endswith(".py") and os.path.isfile(source):
         if not args.tensor:
-            raise CliInputError(
-                f"give the variable to draw: tensorviz graph {source} --tensor NAME"
-            )
+            message = _("give the variable to draw: tensorviz graph {source} --tensor NAME")
+            raise CliInputError(message.format(source=source))
         namespace = run_script(source)
         root = script_tensor(namespace, args.tensor, source)
         graph = extract_graph([root], leaf_names_of(namespace), [args.tensor])
         return root, graph, f"# {source}: {args.tensor}"
     if source.lower().endswith(".py"):
-        raise CliInputError(f"no such script: {source}")
+        raise CliInputError(_("no such script: {source}").format(source=source))
     if args.tensor:
-        raise CliInputError("--tensor names a variable of a SCRIPT.py, not of a preset")
+        raise CliInputError(_("--tensor names a variable of a SCRIPT.py, not of a preset"))
     if source not in PRESETS:
-        raise CliInputError(f"unknown preset '{source}' (choose from {', '.join(PRESETS)})")
+        message = _("unknown preset '{key}' (choose from {known})")
+        raise CliInputError(message.format(key=source, known=", ".join(PRESETS)))
     built = PRESETS[source].build()
     return built.root, built.extract(), f"# {PRESETS[source].code}"
 
@@ -213,11 +226,11 @@ def _run_graph(args: argparse.Namespace) -> int:
     from tensorviz.core.graph_layout.layered_layout import node_detail
 
     if args.values and not args.backward:
-        raise CliInputError("--values adds the gradients' values to --backward: give both")
+        raise CliInputError(_("--values adds the gradients' values to --backward: give both"))
     if args.output:
         suffix = Path(args.output).suffix.lower()
         if suffix not in OUTPUT_SUFFIXES:
-            raise CliInputError(f"-o writes .dot, .svg or .png, not '{suffix or args.output}'")
+            raise CliInputError(wrong_suffix(suffix or args.output))
     try:
         root, graph, header = _load(args)
     except ScriptFailedError:
@@ -246,7 +259,8 @@ def _run_graph(args: argparse.Namespace) -> int:
     for source, target, attrs in graph.graph.edges(data=True):
         print(f"{source:>6} -> {target}  (output {attrs['output_nr']})")
     if args.backward:
-        print("backward order: " + " → ".join(v["op"] for v in data["backward"]))
+        order = " → ".join(v["op"] for v in data["backward"])
+        print(_("backward order: {order}").format(order=order))
         for name, grad in data["grads"].items():
             shown = grad["values"] if "values" in grad else _summary_text(grad)
             print(f"{name}.grad = {shown}")

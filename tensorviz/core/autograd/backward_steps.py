@@ -17,6 +17,7 @@ import torch
 from tensorviz.core.autograd.grad_summary import KEPT_VALUES, GradSummary  # noqa: F401
 from tensorviz.core.autograd.graph import AutogradGraph, saved_values
 from tensorviz.core.autograd.local_derivatives import NodeDerivatives, graph_derivatives
+from tensorviz.core.translation import _
 
 DESCRIBED_NODES = 400  # graphs up to this many backward nodes get their derivatives read first
 
@@ -42,17 +43,17 @@ class BackwardRecord:
 
 def explain_backward_error(message: str) -> str:
     if "implicitly created only for scalar" in message:
-        return (
+        return _(
             "backward() on a tensor with more than one element needs a `gradient` argument "
             "(for example torch.ones_like(y)), or reduce it first with .sum() or .mean()."
         )
     if "second time" in message or "freed" in message:
-        return (
+        return _(
             "The first backward freed the saved tensors. Tick retain_graph to keep them for "
             "another backward, or rebuild the graph with a fresh forward pass."
         )
     if "does not require grad" in message:
-        return "Nothing in this tensor's history requires grad: there is no graph to walk."
+        return _("Nothing in this tensor's history requires grad: there is no graph to walk.")
     return ""
 
 
@@ -126,19 +127,19 @@ def graph_was_freed(graph: AutogradGraph, looked_at: int = 50) -> bool:
 def why_grad_is_none(tensor: torch.Tensor, reached: bool, had_gradient: bool = True) -> str:
     """Why `tensor.grad` is None after a backward (or "" when it is not None)."""
     if not tensor.requires_grad:
-        return (
+        return _(
             "requires_grad is False: autograd never tracked this tensor (or it was cut by "
             "detach() / made under torch.no_grad())."
         )
     if not tensor.is_leaf and not tensor.retains_grad:
-        return "It is not a leaf: .grad is kept only for leaves unless you call retain_grad()."
+        return _("It is not a leaf: .grad is kept only for leaves unless you call retain_grad().")
     if tensor.grad is not None:
         return ""
     if not had_gradient:
-        return "backward() on a non-scalar needs a `gradient` argument; it stopped before."
+        return _("backward() on a non-scalar needs a `gradient` argument; it stopped before.")
     if not reached:
-        return "Backward never reached it: it is not on a path from the root you called."
-    return "Backward has not run yet (or the gradient was zeroed with grad = None)."
+        return _("Backward never reached it: it is not on a path from the root you called.")
+    return _("Backward has not run yet (or the gradient was zeroed with grad = None).")
 
 
 def edge_gradients(graph: AutogradGraph, visits: list[BackwardVisit]) -> dict:
@@ -150,7 +151,7 @@ def edge_gradients(graph: AutogradGraph, visits: list[BackwardVisit]) -> dict:
         for root in graph.roots:
             if g.has_edge(visit.node, root) and visit.grads_in and visit.grads_in[0] is not None:
                 result[(visit.node, root)] = visit.grads_in[0]
-        for source, _, data in g.in_edges(visit.node, data=True):
+        for source, _unused, data in g.in_edges(visit.node, data=True):
             parts = [
                 visit.grads_out[i]
                 for i in data["input_nrs"]

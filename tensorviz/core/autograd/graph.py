@@ -26,6 +26,7 @@ import torch
 from tensorviz.core.forward.module_tags import FORWARD_KEY, MODULE_KEY
 from tensorviz.core.gc_pause import gc_paused
 from tensorviz.core.tensors.identity import dtype_name
+from tensorviz.core.translation import _
 
 REWRITE_NODES = ("CopySlices", "AsStridedBackward0", "AsStridedBackward1")
 _SAVED_PREFIX = "_saved_"
@@ -44,9 +45,13 @@ class SavedValue:
 
     def describe(self) -> str:
         if self.kind == "tensor":
-            return f"{self.attribute}: tensor {list(self.shape)} {self.dtype}"
+            return _("{attribute}: tensor {shape} {dtype}").format(
+                attribute=self.attribute, shape=list(self.shape), dtype=self.dtype
+            )
         if self.kind == "freed":
-            return f"{self.attribute}: freed by backward (retain_graph=False)"
+            return _("{attribute}: freed by backward (retain_graph=False)").format(
+                attribute=self.attribute
+            )
         return f"{self.attribute}: {self.text}"
 
 
@@ -72,7 +77,7 @@ class AutogradGraph:
             n
             for n, d in self.graph.nodes(data=True)
             if needle in d["label"].lower()
-            or any(needle in path.lower() for path, _ in d.get("module", ()))
+            or any(needle in path.lower() for path, _unused in d.get("module", ()))
         ]
 
     def saved_of(self, node_id: str) -> tuple[SavedValue, ...]:
@@ -212,7 +217,7 @@ def _tags(fn) -> tuple[tuple, tuple | None]:
 def _leaf_attributes(fn, names: LeafNames, serial: int) -> dict:
     leaf = fn.variable
     name = names.name_of(leaf) or f"leaf {serial}"
-    module, _ = _tags(fn)
+    module, _unused = _tags(fn)
     return {
         "module": module,
         "kind": "accumulate_grad",
@@ -351,26 +356,34 @@ def _fill(graph: nx.DiGraph, node_rows: list, edges: dict) -> None:
 
 def output_count(graph: nx.DiGraph, node_id: str) -> int:
     """How many distinct outputs of this node are read (2+ for split/chunk/unbind)."""
-    return len({nr for _, _, d in graph.out_edges(node_id, data=True) for nr in d["output_nrs"]})
+    return len(
+        {
+            nr
+            for _unused, _unused2, d in graph.out_edges(node_id, data=True)
+            for nr in d["output_nrs"]
+        }
+    )
 
 
 def why_no_grad_fn(tensor: torch.Tensor, made_by: str = "") -> str:
     """The reason a tensor has no grad_fn, in a sentence. `made_by` is its provenance op."""
     if tensor.grad_fn is not None:
-        return f"It has one: {type(tensor.grad_fn).__name__}."
+        return _("It has one: {name}.").format(name=type(tensor.grad_fn).__name__)
     if tensor.requires_grad:
-        return (
+        return _(
             "It is a leaf you created with requires_grad=True: it has no grad_fn; its gradient "
             "collects in .grad through an AccumulateGrad node."
         )
     if made_by == "detach":
-        return "It was made by detach(): a new leaf that shares storage but is cut from the graph."
+        return _(
+            "It was made by detach(): a new leaf that shares storage but is cut from the graph."
+        )
     if made_by == "no_grad":
-        return "It was computed under torch.no_grad(): autograd recorded nothing."
+        return _("It was computed under torch.no_grad(): autograd recorded nothing.")
     base = tensor._base
     if base is not None and base.requires_grad:
-        return "It is a view made under no_grad or by detach() of a tensor that requires grad."
-    return (
+        return _("It is a view made under no_grad or by detach() of a tensor that requires grad.")
+    return _(
         "It is a leaf with requires_grad=False (and nothing it came from required grad), so "
         "autograd did not record how it was made — or it was detached or made under no_grad."
     )

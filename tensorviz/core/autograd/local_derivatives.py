@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from tensorviz.core.autograd.derivative_rules import rules_of
 from tensorviz.core.autograd.grad_summary import GradSummary
 from tensorviz.core.autograd.graph import AutogradGraph
+from tensorviz.core.translation import _
 
 MAX_SYMBOL_LENGTH = 8  # a leaf's own name stands in the formula when it is this short
 
@@ -29,7 +30,11 @@ class LocalDerivative:
     def text(self) -> str:
         """ "∂(x²)/∂x = 2·x = 4 at x = 2" — the formula, then its numbers."""
         numbers = f" = {self.value.text()}" if self.value is not None else ""
-        where = f" at {self.symbol} = {self.at.text()}" if self.at is not None else ""
+        where = (
+            _(" at {symbol} = {value}").format(symbol=self.symbol, value=self.at.text())
+            if self.at is not None
+            else ""
+        )
         return f"{self.formula}{numbers}{where}"
 
 
@@ -51,7 +56,7 @@ def input_symbols(graph: AutogradGraph, node: str) -> list[str]:
     fn = graph.functions[node]
     inputs = fn.next_functions
     symbols = _default_symbols(len(inputs))
-    for position, (source, _) in enumerate(inputs):
+    for position, (source, _unused) in enumerate(inputs):
         if source is None:
             symbols[position] = "c"
             continue

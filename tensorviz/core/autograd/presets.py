@@ -15,6 +15,7 @@ import torch
 
 from tensorviz.core.autograd.graph import AutogradGraph, LeafNames, extract_graph
 from tensorviz.core.forward.module_tags import tagging_modules
+from tensorviz.core.translation import _
 
 
 @dataclass
@@ -41,9 +42,13 @@ class BuiltGraph:
 @dataclass(frozen=True)
 class GraphPreset:
     key: str
-    title: str
+    title_text: Callable[[], str]  # the title in the language in force when asked
     code: str
     build: Callable[[], BuiltGraph]
+
+    @property
+    def title(self) -> str:
+        return self.title_text()
 
 
 def _repeatable(forward: Callable[[], BuiltGraph]) -> BuiltGraph:
@@ -62,7 +67,7 @@ def _square_plus_linear() -> BuiltGraph:
 
     def forward() -> BuiltGraph:
         y = x**2 + 3 * x
-        return BuiltGraph(y, "y", {"x": x}, notes="dy/dx = 2x + 3 = 7 at x = 2")
+        return BuiltGraph(y, "y", {"x": x}, notes=_("dy/dx = 2x + 3 = 7 at x = 2"))
 
     return _repeatable(forward)
 
@@ -72,7 +77,7 @@ def _square_plus_one() -> BuiltGraph:
 
     def forward() -> BuiltGraph:
         z = x**2 + 1
-        notes = (
+        notes = _(
             "Press Backward three times: x.grad = 4 → 8 → 12. Each pass runs z = x**2 + 1 "
             "again on the same x, as the tutorial's loop does, and backward adds into x.grad "
             "— until Zero grad."
@@ -92,7 +97,7 @@ def _linear_regression() -> BuiltGraph:
 
     def forward() -> BuiltGraph:
         loss = ((w * x + b - y) ** 2).mean()
-        return BuiltGraph(loss, "loss", {"w": w, "b": b, "x": x, "y": y}, notes="dL/dw, dL/db")
+        return BuiltGraph(loss, "loss", {"w": w, "b": b, "x": x, "y": y}, notes=_("dL/dw, dL/db"))
 
     return _repeatable(forward)
 
@@ -111,7 +116,7 @@ def _mlp() -> BuiltGraph:
             "loss",
             {"inputs": inputs},
             module=model,
-            notes="leaves named as in model.named_parameters()",
+            notes=_("leaves named as in model.named_parameters()"),
         )
 
     return _repeatable(forward)
@@ -125,7 +130,9 @@ def _split_chunk() -> BuiltGraph:
         a, b, c = h.chunk(3)
         p, q = x.split([4, 2])
         loss = (a * b).sum() + c.exp().sum() + p.sum() * q.sum()
-        return BuiltGraph(loss, "loss", {"x": x}, notes="each edge out of a split names its output")
+        return BuiltGraph(
+            loss, "loss", {"x": x}, notes=_("each edge out of a split names its output")
+        )
 
     return _repeatable(forward)
 
@@ -137,7 +144,7 @@ def _in_place_view() -> BuiltGraph:
         h = x * 2
         h[1:3].mul_(10)  # writes through a view of a non-leaf: CopySlices
         loss = h.sum()
-        return BuiltGraph(loss, "loss", {"x": x}, notes="h[1:3].mul_(10) became CopySlices")
+        return BuiltGraph(loss, "loss", {"x": x}, notes=_("h[1:3].mul_(10) became CopySlices"))
 
     return _repeatable(forward)
 
@@ -149,7 +156,7 @@ def _detached_branch() -> BuiltGraph:
         a = x * 3
         b = a.detach() * 2  # cut: no gradient flows through b
         loss = (a + b).sum()
-        return BuiltGraph(loss, "loss", {"x": x}, notes="dloss/dx = 3, not 3 + 6: b is detached")
+        return BuiltGraph(loss, "loss", {"x": x}, notes=_("dloss/dx = 3, not 3 + 6: b is detached"))
 
     return _repeatable(forward)
 
@@ -157,20 +164,36 @@ def _detached_branch() -> BuiltGraph:
 PRESETS: dict[str, GraphPreset] = {
     p.key: p
     for p in (
-        GraphPreset("square", "y = x**2 + 3*x at x = 2", "y = x**2 + 3 * x", _square_plus_linear),
-        GraphPreset("accumulate", "z = x**2 + 1 (accumulate)", "z = x**2 + 1", _square_plus_one),
+        GraphPreset(
+            "square",
+            lambda: _("y = x**2 + 3*x at x = 2"),
+            "y = x**2 + 3 * x",
+            _square_plus_linear,
+        ),
+        GraphPreset(
+            "accumulate", lambda: _("z = x**2 + 1 (accumulate)"), "z = x**2 + 1", _square_plus_one
+        ),
         GraphPreset(
             "regression",
-            "linear-regression loss",
+            lambda: _("linear-regression loss"),
             "loss = ((w * x + b - y) ** 2).mean()",
             _linear_regression,
         ),
-        GraphPreset("mlp", "nn.Linear MLP + MSE", "mse_loss(model(inputs), targets)", _mlp),
         GraphPreset(
-            "split", "split / chunk outputs", "a, b, c = (x * 2).chunk(3); ...", _split_chunk
+            "mlp", lambda: _("nn.Linear MLP + MSE"), "mse_loss(model(inputs), targets)", _mlp
         ),
-        GraphPreset("inplace", "in-place write on a view", "h[1:3].mul_(10)", _in_place_view),
-        GraphPreset("detach", "a detached branch", "b = a.detach() * 2", _detached_branch),
+        GraphPreset(
+            "split",
+            lambda: _("split / chunk outputs"),
+            "a, b, c = (x * 2).chunk(3); ...",
+            _split_chunk,
+        ),
+        GraphPreset(
+            "inplace", lambda: _("in-place write on a view"), "h[1:3].mul_(10)", _in_place_view
+        ),
+        GraphPreset(
+            "detach", lambda: _("a detached branch"), "b = a.detach() * 2", _detached_branch
+        ),
     )
 }
 
@@ -180,4 +203,6 @@ def preset(key: str) -> GraphPreset:
         return PRESETS[key]
     except KeyError:
         known = ", ".join(PRESETS)
-        raise KeyError(f"unknown preset '{key}' (choose from {known})") from None
+        raise KeyError(
+            _("unknown preset '{key}' (choose from {known})").format(key=key, known=known)
+        ) from None

@@ -28,6 +28,7 @@ import torch
 
 from tensorviz.core.autograd.backward_steps import BackwardRecord, recorded_pass
 from tensorviz.core.autograd.graph import AutogradGraph, LeafNames, extract_graph
+from tensorviz.core.translation import _
 
 KEEP_FIRST = 3
 LATER_SHARE = 0.1  # later passes are recorded while recording took at most this share of time
@@ -44,9 +45,16 @@ class ScriptBackwardPass:
     retain_graph: bool
 
     def title(self, total: int) -> str:
-        where = f" on line {self.line}" if self.line else ""
-        of = f" (pass {self.number} of {total})" if total > 1 else ""
-        return f"{self.root_label}.backward(){where}{of}"
+        call = f"{self.root_label}.backward()"
+        if self.line and total > 1:
+            text = _("{call} on line {line} (pass {number} of {total})")
+        elif self.line:
+            text = _("{call} on line {line}")
+        elif total > 1:
+            text = _("{call} (pass {number} of {total})")
+        else:
+            return call
+        return text.format(call=call, line=self.line, number=self.number, total=total)
 
 
 @dataclass

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from tensorviz.core.forward.architecture import Architecture
 from tensorviz.core.forward.nested_layout import params_text
+from tensorviz.core.translation import _, ngettext
 
 
 def _shapes(rows) -> str:
-    return ", ".join(info.shape_text() for _, info in rows) or "—"
+    return ", ".join(info.shape_text() for _unused, info in rows) or "—"
 
 
 def architecture_lines(architecture: Architecture) -> list[str]:
@@ -19,14 +20,15 @@ def architecture_lines(architecture: Architecture) -> list[str]:
             folded[fold.members[0]] = fold
             for member in fold.members[1:]:
                 folded[member] = None  # shown by the first member's line
-    lines = [f"# {record.title}" + ("  (meta: shapes only — no values)" if record.meta else "")]
+    meta = _("  (meta: shapes only — no values)") if record.meta else ""
+    lines = [f"# {record.title}{meta}"]
 
     def write(call: str, indent: str) -> None:
         info = record.calls[call]
         fold = folded.get(call)
         module = record.modules.get(info.module)
         params = module.total_params if module else 0
-        name = info.title or "(model)"
+        name = info.title or _("(model)")
         if fold is not None:
             name = f"{fold.names} · {fold.label}"
             params *= len(fold.members)
@@ -34,10 +36,11 @@ def architecture_lines(architecture: Architecture) -> list[str]:
             name = f"{name} · {info.class_name}"
         extra = f"  {params_text(params)}" if params else ""
         ops = len(record.ops_in(call))
-        flag = "" if info.finished else "  RAISED"
+        flag = "" if info.finished else _("  RAISED")
+        counted = ngettext("({count} op)", "({count} ops)", ops).format(count=ops)
         lines.append(
             f"{indent}{name}  {_shapes(info.inputs)} → {_shapes(info.outputs)}"
-            f"{extra}  ({ops} ops){flag}"
+            f"{extra}  {counted}{flag}"
         )
         if state.depth is not None and info.depth >= state.depth:
             return
@@ -50,8 +53,15 @@ def architecture_lines(architecture: Architecture) -> list[str]:
             write(item, "")
     top_ops = len(record.ops_in(None))
     if top_ops:
-        lines.append(f"{top_ops} ops outside every module")
+        outside = ngettext(
+            "{count} op outside every module", "{count} ops outside every module", top_ops
+        )
+        lines.append(outside.format(count=top_ops))
     if record.error is not None:
-        where = record.nodes[record.failed_node].label if record.failed_node else "its code"
-        lines.append(f"! the forward raised {record.error_type} at {where}: {record.error.title}")
+        if record.failed_node:
+            text = _("! the forward raised {error} at {where}: {title}")
+            where = record.nodes[record.failed_node].label
+        else:
+            text, where = _("! the forward raised {error} in its code: {title}"), ""
+        lines.append(text.format(error=record.error_type, where=where, title=record.error.title))
     return lines

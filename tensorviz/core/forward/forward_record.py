@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from tensorviz.core.explain.errors import ExplainedError
 from tensorviz.core.forward.tensor_structure import TensorInfo
+from tensorviz.core.translation import _
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,10 @@ class ModuleCall:
 
     @property
     def title(self) -> str:
-        name = self.module or "(model)"
-        return name if self.number == 1 else f"{name} (call {self.number})"
+        name = self.module or _("(model)")
+        if self.number == 1:
+            return name
+        return _("{name} (call {number})").format(name=name, number=self.number)
 
 
 @dataclass

@@ -20,6 +20,7 @@ from tensorviz.core.graph_layout.layered_layout import (
     layout_graph,
     node_width,
 )
+from tensorviz.core.translation import _, ngettext
 
 FRAME_PAD = 14.0
 FRAME_HEADER = 28.0
@@ -29,10 +30,10 @@ NO_HUBS = 10**9  # a frame's input read by many ops keeps one port, not one stub
 
 def params_text(count: int) -> str:
     if count >= 10**9:
-        return f"{count / 1e9:.1f} B params"
+        return _("{count} B params").format(count=f"{count / 1e9:.1f}")
     if count >= 10**6:
-        return f"{count / 1e6:.1f} M params"
-    return f"{count:,} param{'s' if count != 1 else ''}"
+        return _("{count} M params").format(count=f"{count / 1e6:.1f}")
+    return ngettext("{count} param", "{count} params", count).format(count=f"{count:,}")
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ class _Composer:
             names += self.short_name(fold.members[-1], fold.last_name)
             return f"{names} · {fold.label} · {params_text(total)}"
         params = self._params(call)
-        name = self.short_name(call, info.title) if info.module else "(model)"
+        name = self.short_name(call, info.title) if info.module else _("(model)")
         extra = f" · {params_text(params)}" if record.modules and params else ""
         return f"{name} · {info.class_name}{extra}"
 
@@ -104,7 +105,7 @@ class _Composer:
         if item in record.calls:
             call = record.calls[item]
             fold = self.visible.fold_of.get(item)
-            outputs = ", ".join(t.shape_text() for _, t in call.outputs[:2])
+            outputs = ", ".join(t.shape_text() for _unused, t in call.outputs[:2])
             name = self.short_name(item, call.title)
             if fold is not None:
                 last = self.short_name(fold.members[-1], fold.last_name)
@@ -115,7 +116,7 @@ class _Composer:
             params = sum(self._params(m) for m in fold.members) if fold else self._params(item)
             if params:
                 parts.append(params_text(params))
-            detail = " · ".join(parts) if call.finished else "raised here"
+            detail = " · ".join(parts) if call.finished else _("raised here")
             kind = "fold" if fold else "module"
             data = {"kind": kind, "label": label, "detail": detail, "item": item}
             if item in self.size:
@@ -140,7 +141,7 @@ class _Composer:
         kind = {"op": "failed" if node.failed else "op", "tensor": "constant"}.get(
             node.kind, node.kind
         )
-        label = node.label + ("  (in place)" if node.in_place else "")
+        label = node.label + (_("  (in place)") if node.in_place else "")
         return {
             "kind": kind,
             "label": label,

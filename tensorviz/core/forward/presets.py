@@ -11,6 +11,7 @@ import torch
 from torch import nn
 
 from tensorviz.core.forward.llama_shape import llama_on_meta
+from tensorviz.core.translation import _
 
 
 @dataclass
@@ -26,8 +27,12 @@ class ForwardSubject:
 @dataclass(frozen=True)
 class ForwardPreset:
     key: str
-    title: str
+    title_text: Callable[[], str]  # the title in the language in force when asked
     build: Callable[[], ForwardSubject]
+
+    @property
+    def title(self) -> str:
+        return self.title_text()
 
 
 def _mlp() -> ForwardSubject:
@@ -102,11 +107,11 @@ def _llama_meta() -> ForwardSubject:
 PRESETS: dict[str, ForwardPreset] = {
     p.key: p
     for p in (
-        ForwardPreset("mlp", "MLP (Linear, ReLU, Linear)", _mlp),
-        ForwardPreset("cnn", "small CNN (28×28 images)", _cnn),
-        ForwardPreset("transformer", "TransformerEncoder, 4 layers", _transformer),
-        ForwardPreset("lstm", "2-layer LSTM classifier", _lstm),
-        ForwardPreset("unrolled", "LSTMCell unrolled 6 steps", _unrolled),
-        ForwardPreset("llama70b", "Llama-shaped 70B on meta (shapes only)", _llama_meta),
+        ForwardPreset("mlp", lambda: _("MLP (Linear, ReLU, Linear)"), _mlp),
+        ForwardPreset("cnn", lambda: _("small CNN (28×28 images)"), _cnn),
+        ForwardPreset("transformer", lambda: _("TransformerEncoder, 4 layers"), _transformer),
+        ForwardPreset("lstm", lambda: _("2-layer LSTM classifier"), _lstm),
+        ForwardPreset("unrolled", lambda: _("LSTMCell unrolled 6 steps"), _unrolled),
+        ForwardPreset("llama70b", lambda: _("Llama-shaped 70B on meta (shapes only)"), _llama_meta),
     )
 }

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 import torch
 
 from tensorviz.core.tensors.identity import dtype_name
+from tensorviz.core.translation import _
 
 MAX_DEPTH = 6  # nesting deeper than this is not searched
 
@@ -29,7 +30,7 @@ class TensorInfo:
         return cls(tuple(tensor.shape), dtype_name(tensor.dtype), tensor.device.type)
 
     def shape_text(self) -> str:
-        return "scalar" if not self.shape else "[" + ", ".join(map(str, self.shape)) + "]"
+        return _("scalar") if not self.shape else "[" + ", ".join(map(str, self.shape)) + "]"
 
     def text(self) -> str:
         return f"{self.shape_text()} {self.dtype}"

@@ -17,6 +17,7 @@ import networkx as nx
 
 from tensorviz.core.gc_pause import gc_paused
 from tensorviz.core.graph_layout.layer_ordering import Ordering, reduce_crossings
+from tensorviz.core.translation import _
 
 HUB_MIN_USES = 4
 LAYER_GAP = 74.0
@@ -74,7 +75,7 @@ def node_width(label: str, detail: str = "") -> float:
 
 
 def _shape_text(shape) -> str:
-    return "scalar" if tuple(shape) == () else str(list(shape))
+    return _("scalar") if tuple(shape) == () else str(list(shape))
 
 
 def node_detail(data: dict) -> str:
@@ -145,8 +146,8 @@ def split_hubs(graph: nx.DiGraph, min_uses: int = HUB_MIN_USES) -> _WorkGraph:
 def assign_layers(count: int, edges) -> list[int]:
     """The layer of each of `count` nodes (ids 0..count-1; edges are (source, target, ...)):
     layer 0 at the top; every edge goes down; each node right above its deepest consumer."""
-    consumers: list[list[int]] = [[] for _ in range(count)]
-    readers: list[list[int]] = [[] for _ in range(count)]
+    consumers: list[list[int]] = [[] for _unused in range(count)]
+    readers: list[list[int]] = [[] for _unused in range(count)]
     for edge in edges:
         consumers[edge[0]].append(edge[1])
         readers[edge[1]].append(edge[0])
@@ -268,7 +269,7 @@ def _port_offsets(routes, x, widths, keys, order: Ordering):
     outgoing: dict[int, list] = {}  # only nodes with several edges out / in: the others get 0
     incoming: dict[int, list] = {}
     up, down = order.up, order.down
-    for index, (source, target, chain, _) in enumerate(routes):
+    for index, (source, target, chain, _unused) in enumerate(routes):
         if len(down[source]) > 1:
             first = chain[0] if chain else target
             outgoing.setdefault(source, []).append((x[first], keys[target], index))
@@ -316,13 +317,13 @@ def _layout_graph(graph: nx.DiGraph, hub_min_uses: int) -> GraphLayout:
     width_of: dict[tuple, float] = {}  # most nodes repeat another's label and shapes
     widths = [data.get("box_width") or _box_width(data, width_of) for data in work.data]
     heights = [data.get("box_height", NODE_HEIGHT) for data in work.data]
-    layers: list[list[int]] = [[] for _ in range(max(level) + 1)]
+    layers: list[list[int]] = [[] for _unused in range(max(level) + 1)]
     for node, k in enumerate(level):  # graph order: the deterministic starting order
         layers[k].append(node)
     tops, layer_heights = _layer_tops(layers, heights)
     routes = []  # (source, target, bend points, output_nrs) per edge
-    up: list[list[int]] = [[] for _ in keys]  # neighbours one layer up / down, bends included
-    down: list[list[int]] = [[] for _ in keys]
+    up: list[list[int]] = [[] for _unused in keys]  # neighbours one layer up / down, bends included
+    down: list[list[int]] = [[] for _unused in keys]
     for source, target, edge in work.edges:
         previous, chain = source, []
         for k in range(level[source] + 1, level[target]):

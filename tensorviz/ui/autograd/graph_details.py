@@ -7,16 +7,26 @@ from __future__ import annotations
 
 from html import escape
 
+from PySide6.QtCore import QCoreApplication
+
 from tensorviz.core.autograd.backward_steps import BackwardVisit, GradSummary, why_grad_is_none
 from tensorviz.core.autograd.graph import AutogradGraph, saved_values
 from tensorviz.core.autograd.local_derivatives import NodeDerivatives, node_derivatives
 from tensorviz.core.graph_layout.layered_layout import node_detail
+from tensorviz.ui.autograd.details_pane import heading
+from tensorviz.ui.widgets.theme import colour
 
-KIND_TITLES = {
-    "tensor": "Root tensor",
-    "backward": "Backward node",
-    "accumulate_grad": "Leaf tensor (AccumulateGrad)",
-}
+translate = QCoreApplication.translate
+
+
+def _kind_title(kind: str, rewrite: bool) -> str:
+    if rewrite:
+        return translate("GraphDetails", "In-place rewrite (CopySlices / AsStrided)")
+    return {
+        "tensor": translate("GraphDetails", "Root tensor"),
+        "backward": translate("GraphDetails", "Backward node"),
+        "accumulate_grad": translate("GraphDetails", "Leaf tensor (AccumulateGrad)"),
+    }[kind]
 
 
 def _grads_line(title: str, grads) -> str:
@@ -26,12 +36,23 @@ def _grads_line(title: str, grads) -> str:
 
 def _visit_lines(visit: BackwardVisit | None, step_seen: bool) -> list[str]:
     if visit is None:
-        return ["<i>Backward has not reached this node yet.</i>"]
+        return [
+            "<i>" + translate("GraphDetails", "Backward has not reached this node yet.") + "</i>"
+        ]
     if not step_seen:
-        return ["<i>Step on to see what backward sends through here.</i>"]
-    lines = [_grads_line("gradient arriving", visit.grads_in)]
+        return [
+            "<i>"
+            + translate("GraphDetails", "Step on to see what backward sends through here.")
+            + "</i>"
+        ]
+    lines = [_grads_line(translate("GraphDetails", "gradient arriving"), visit.grads_in)]
     if visit.op != "AccumulateGrad":
-        lines.append(_grads_line("gradients sent to inputs", visit.grads_out))
+        lines.append(
+            _grads_line(
+                translate("GraphDetails", "gradients sent to inputs"),
+                visit.grads_out,
+            )
+        )
     return lines
 
 
@@ -48,48 +69,74 @@ def node_details(
     derivatives: as read before a pass freed the saved tensors, else read now)."""
     data = graph.graph.nodes[node]
     kind = data["kind"]
-    title = (
-        "In-place rewrite (CopySlices / AsStrided)" if data.get("rewrite") else KIND_TITLES[kind]
-    )
-    lines = [f"<b style='font-size:12pt'>{escape(data['label'])}</b>", f"<i>{title}</i>"]
+    title = _kind_title(kind, bool(data.get("rewrite")))
+    lines = [heading(escape(data["label"])), f"<i>{title}</i>"]
     detail = node_detail(data)
     if kind == "backward":
         fn = graph.functions[node]
-        lines.append(f"<b>produces</b>: {escape(detail.removeprefix('→ ') or '?')}")
+        produces = escape(detail.removeprefix("→ ") or "?")
+        lines.append("<b>" + translate("GraphDetails", "produces") + f"</b>: {produces}")
         inputs = [graph.graph.nodes[s]["label"] for s in graph.graph.predecessors(node)]
-        lines.append("<b>inputs</b>: " + escape(", ".join(inputs) or "none"))
+        none = translate("GraphDetails", "none")
+        lines.append(
+            "<b>"
+            + translate("GraphDetails", "inputs")
+            + "</b>: "
+            + escape(", ".join(inputs) or none)
+        )
         if data.get("cut_inputs"):
             positions = ", ".join(str(p) for p in data["cut_inputs"])
-            lines.append(
-                f"<b>cut inputs</b> (need no grad, marked ×): position {escape(positions)}"
+            text = translate(
+                "GraphDetails", "<b>cut inputs</b> (need no grad, marked ×): position %1"
             )
+            lines.append(text.replace("%1", escape(positions)))
         saved = saved_values(fn)
-        lines.append("<b>saved for backward</b>:")
-        lines += [f"&nbsp;&nbsp;{escape(s.describe())}" for s in saved] or ["&nbsp;&nbsp;nothing"]
+        lines.append("<b>" + translate("GraphDetails", "saved for backward") + "</b>:")
+        nothing = translate("GraphDetails", "nothing")
+        lines += [f"&nbsp;&nbsp;{escape(s.describe())}" for s in saved] or [
+            f"&nbsp;&nbsp;{nothing}"
+        ]
         explained = derivatives if derivatives is not None else node_derivatives(graph, node)
         lines += derivative_lines(explained, visit if step_seen else None)
     elif kind == "accumulate_grad":
         leaf = graph.functions[node].variable
-        lines.append(f"<b>shape</b> {escape(detail)} · {data['dtype']} · requires_grad=True")
-        lines.append("<b>value</b>: " + escape(GradSummary.of(leaf).text()))
+        shape = translate("GraphDetails", "shape")
+        lines.append(f"<b>{shape}</b> {escape(detail)} · {data['dtype']} · requires_grad=True")
+        lines.append(
+            "<b>"
+            + translate("GraphDetails", "value")
+            + "</b>: "
+            + escape(GradSummary.of(leaf).text())
+        )
         if leaf.grad is not None:
             lines.append("<b>.grad</b>: " + escape(GradSummary.of(leaf.grad).text()))
         else:
             reason = why_grad_is_none(leaf, reached=visit is not None) if backward_ran else ""
-            lines.append(
-                "<b>.grad</b>: None" + (f"<br><i>why?</i> {escape(reason)}" if reason else "")
+            why = (
+                "<br><i>" + translate("GraphDetails", "why?") + f"</i> {escape(reason)}"
+                if reason
+                else ""
             )
+            lines.append("<b>.grad</b>: None" + why)
     else:
-        lines.append(f"<b>shape</b> {escape(detail)} · {data['dtype']}")
+        lines.append(
+            "<b>" + translate("GraphDetails", "shape") + f"</b> {escape(detail)} · {data['dtype']}"
+        )
         if data.get("is_view"):
-            lines.append("It is a view (its _base is another tensor).")
-        lines.append("Backward starts here with gradient 1 (d root / d root).")
+            lines.append(translate("GraphDetails", "It is a view (its _base is another tensor)."))
+        lines.append(
+            translate("GraphDetails", "Backward starts here with gradient 1 (d root / d root).")
+        )
         if root is not None and backward_ran and not root.is_leaf:
             if root.retains_grad and root.grad is not None:
                 lines.append("<b>.grad</b>: " + escape(GradSummary.of(root.grad).text()))
             else:
                 reason = why_grad_is_none(root, reached=True)
-                lines.append(f"<b>.grad</b>: None<br><i>why?</i> {escape(reason)}")
+                lines.append(
+                    "<b>.grad</b>: None<br><i>"
+                    + translate("GraphDetails", "why?")
+                    + f"</i> {escape(reason)}"
+                )
     if kind != "tensor":
         lines += ["", *_visit_lines(visit, step_seen)]
     if kind == "accumulate_grad" and visit is not None and step_seen:
@@ -102,12 +149,24 @@ def derivative_lines(explained: NodeDerivatives, visit: BackwardVisit | None) ->
     with the pass's own numbers: gradient sent = gradient arriving × local derivative."""
     if explained.status == "freed":
         return [
-            "<b>local derivative</b>: <i>its saved tensors were freed by a backward without "
-            "retain_graph; run Backward again to read them</i>"
+            translate(
+                "GraphDetails",
+                "<b>local derivative</b>: <i>its saved tensors were freed by a backward without "
+                "retain_graph; run Backward again to read them</i>",
+            )
         ]
     if explained.status == "unknown":
-        return ["<b>local derivative</b>: <i>not explained for this op yet</i>"]
-    lines = ["", "<b>local derivative</b> (the chain rule's factor on each edge):"]
+        return [
+            translate(
+                "GraphDetails", "<b>local derivative</b>: <i>not explained for this op yet</i>"
+            )
+        ]
+    lines = [
+        "",
+        translate(
+            "GraphDetails", "<b>local derivative</b> (the chain rule's factor on each edge):"
+        ),
+    ]
     arriving = visit.grads_in[0] if visit is not None and visit.grads_in else None
     for derivative in explained.derivatives:
         words = f" — {escape(derivative.words)}" if derivative.words else ""
@@ -118,10 +177,10 @@ def derivative_lines(explained: NodeDerivatives, visit: BackwardVisit | None) ->
             else None
         )
         if _scalar(arriving) and _scalar(derivative.value) and _scalar(sent):
-            lines.append(
-                f"&nbsp;&nbsp;&nbsp;&nbsp;chain rule: sent to {escape(derivative.symbol)} = "
-                f"{arriving.text()} × {derivative.value.text()} = {sent.text()}"
-            )
+            text = translate("GraphDetails", "chain rule: sent to %1 = %2 × %3 = %4")
+            text = text.replace("%1", escape(derivative.symbol)).replace("%2", arriving.text())
+            text = text.replace("%3", derivative.value.text()).replace("%4", sent.text())
+            lines.append(f"&nbsp;&nbsp;&nbsp;&nbsp;{text}")
     return lines
 
 
@@ -130,12 +189,18 @@ def _accumulation_lines(visit: BackwardVisit) -> list[str]:
     arriving = visit.grads_in[0] if visit.grads_in else None
     after = visit.leaf_grad
     if not (_scalar(arriving) and _scalar(after)):
-        return ["AccumulateGrad adds the arriving gradient into .grad; it never overwrites."]
+        return [
+            translate(
+                "GraphDetails",
+                "AccumulateGrad adds the arriving gradient into .grad; it never overwrites.",
+            )
+        ]
     before = after.values.item() - arriving.values.item()
-    return [
-        f"AccumulateGrad adds, it never overwrites: .grad = {before:.4g} + "
-        f"{arriving.text()} = {after.text()}"
-    ]
+    text = translate(
+        "GraphDetails", "AccumulateGrad adds, it never overwrites: .grad = %1 + %2 = %3"
+    )
+    text = text.replace("%1", f"{before:.4g}").replace("%2", arriving.text())
+    return [text.replace("%3", after.text())]
 
 
 def _scalar(summary: GradSummary | None) -> bool:
@@ -146,27 +211,46 @@ def module_details(shown, full, node: str) -> str:
     """A collapsed module: what it produced and the nodes inside it."""
     data = shown.nodes[node]
     members = [full.nodes[m]["label"] for m in data["members"]]
+    produces = escape(node_detail(data).removeprefix("→ ") or "?")
+    count = len(members)  # a plain name: pyside6-lupdate skips calls in the count
+    inside = translate("GraphDetails", "%n nodes inside", "", count)
     lines = [
-        f"<b style='font-size:12pt'>{escape(data['label'])}</b>",
-        "<i>nn.Module, collapsed (untick “group by nn.Module” to open it)</i>",
-        f"<b>produces</b>: {escape(node_detail(data).removeprefix('→ ') or '?')}",
-        f"<b>{len(members)} nodes inside</b>: " + escape(", ".join(members)),
+        heading(escape(data["label"])),
+        "<i>"
+        + translate("GraphDetails", "nn.Module, collapsed (untick “group by nn.Module” to open it)")
+        + "</i>",
+        "<b>" + translate("GraphDetails", "produces") + f"</b>: {produces}",
+        f"<b>{inside}</b>: " + escape(", ".join(members)),
     ]
     return "<br>".join(lines)
 
 
 def intro_text(node_count: int, what: str, notes: str) -> str:
+    nodes = translate("GraphDetails", "%n nodes", "", node_count)
+    how = translate(
+        "GraphDetails",
+        "Click a node for its details. Press <b>Backward</b> to run backward with a hook on "
+        "every node, then <b>Step ▶</b> (F10) through the order torch visited them.",
+    )
+    legend = translate(
+        "GraphDetails",
+        "Green: leaves (AccumulateGrad; dashed: one stub per use of a shared weight). Blue: "
+        "backward nodes. Purple: collapsed nn.Modules. Orange: in-place rewrites. Red ×: an "
+        "input that needs no grad (cut). Edges run input → consumer; gradients flow back up.",
+    )
     return (
-        f"<p><b>{node_count} nodes</b></p>"
+        f"<p><b>{nodes}</b></p>"
         f"<p><code>{escape(what)}</code></p><p>{escape(notes)}</p>"
-        "<p>Click a node for its details. Press <b>Backward</b> to run backward with a hook "
-        "on every node, then <b>Step ▶</b> (F10) through the order torch visited them.</p>"
-        "<p style='color:#6b7280'>Green: leaves (AccumulateGrad; dashed: one stub per use of "
-        "a shared weight). Blue: backward nodes. Purple: collapsed nn.Modules. Orange: in-place "
-        "rewrites. Red ×: an input that needs no grad (cut). Edges run input → consumer; "
-        "gradients flow back up.</p>"
+        f"<p>{how}</p><p style='color:{colour('muted').name()}'>{legend}</p>"
     )
 
 
 def no_graph_text(reason: str) -> str:
-    return f"<p><b>No autograd graph</b></p><p>{escape(reason)}</p>"
+    title = translate("GraphDetails", "No autograd graph")
+    return f"<p><b>{title}</b></p><p>{escape(reason)}</p>"
+
+
+def refused_text(error: str) -> str:
+    """torch's own message, verbatim, under a translated title."""
+    title = translate("GraphDetails", "backward() refused")
+    return f"<p><b>{escape(title)}</b></p><p>{escape(error)}</p>"

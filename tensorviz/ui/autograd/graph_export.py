@@ -6,14 +6,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QRect, QRectF, QSize
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtCore import QCoreApplication, QRect, QRectF, QSize
+from PySide6.QtGui import QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFileDialog, QGraphicsScene, QWidget
 
 from tensorviz.core.atomic_files import write_atomically
 from tensorviz.core.autograd.graph import to_dot
 from tensorviz.ui.autograd.graph_overview import DETAIL_ZOOM
+from tensorviz.ui.widgets.theme import colour
 
 SUFFIXES = (".png", ".svg", ".dot")
 MAX_PNG_SIDE = 8000
@@ -44,7 +45,9 @@ def export_graph(scene: QGraphicsScene, graph, path: str | os.PathLike, dot_text
     target = Path(path)
     suffix = target.suffix.lower()
     if suffix not in SUFFIXES:
-        raise ValueError(f"Export as .png, .svg or .dot, not '{target.suffix or 'no suffix'}'.")
+        text = QCoreApplication.translate("GraphExport", "Export as .png, .svg or .dot, not '%1'.")
+        none = QCoreApplication.translate("GraphExport", "no suffix")
+        raise ValueError(text.replace("%1", target.suffix or none))
     rect = scene.sceneRect()
     scale = png_scale(rect)
     size = QSize(int(rect.width() * scale), int(rect.height() * scale))
@@ -64,13 +67,14 @@ def export_graph(scene: QGraphicsScene, graph, path: str | os.PathLike, dot_text
             painter.end()
         else:
             image = QImage(size, QImage.Format.Format_RGB32)
-            image.fill(QColor("white"))
+            image.fill(colour("canvas"))  # the theme's canvas, as the view shows it
             painter = QPainter(image)
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             _render(scene, painter, size)
             painter.end()
             if not image.save(temporary, "PNG"):
-                raise OSError(f"Could not write {target}")
+                text = QCoreApplication.translate("GraphExport", "Could not write %1")
+                raise OSError(text.replace("%1", str(target)))
 
     write_atomically(target, write)
     return target
@@ -94,7 +98,8 @@ def write_graph_picture(graph, path: Path) -> None:
 
 
 def ask_export_path(parent: QWidget) -> str:
-    path, _ = QFileDialog.getSaveFileName(
-        parent, "Export graph", "autograd_graph.png", "PNG (*.png);;SVG (*.svg);;DOT (*.dot)"
+    title = QCoreApplication.translate("GraphExport", "Export graph")
+    path, _unused = QFileDialog.getSaveFileName(
+        parent, title, "autograd_graph.png", "PNG (*.png);;SVG (*.svg);;DOT (*.dot)"
     )
     return path

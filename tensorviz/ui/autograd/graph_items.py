@@ -10,34 +10,36 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainterPath, QP
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from tensorviz.core.graph_layout.layered_layout import EdgeRoute, PlacedNode
+from tensorviz.ui.widgets.theme import colour, current_zoom
 
-INK = QColor("#1f2a44")
-MUTED = QColor("#6b7280")
-EDGE = QColor("#8a94a6")
-GRADIENT_INK = QColor("#b3261e")
-CURRENT = QColor("#f4a623")
-SELECTED = QColor("#d62828")
-MATCH = QColor("#8d5fd3")
-CUT = QColor("#c0392b")
+# Colour roles of the theme (ui/widgets/theme.py), read when painting: both themes readable.
+INK = "graph_ink"
+MUTED = "graph_muted"
+EDGE = "graph_edge"
+GRADIENT_INK = "graph_gradient"
+CURRENT = "graph_current"
+SELECTED = "graph_selected"
+MATCH = "graph_match"
+CUT = "graph_cut"
 FILL_OF_KIND = {
-    "tensor": QColor("#3d5a80"),
-    "backward": QColor("#e3edf7"),
-    "accumulate_grad": QColor("#cdebd6"),
-    "rewrite": QColor("#f9d9b8"),
-    "module": QColor("#e4dcf3"),
+    "tensor": "graph_tensor",
+    "backward": "graph_backward",
+    "accumulate_grad": "graph_leaf",
+    "rewrite": "graph_rewrite",
+    "module": "graph_module",
     # the Architecture view's kinds (ui/forward)
-    "op": QColor("#e3edf7"),
-    "input": QColor("#3d5a80"),
-    "output": QColor("#3d5a80"),
-    "constant": QColor("#dfe3ea"),
-    "fold": QColor("#d9ccf0"),
-    "failed": QColor("#f6c7c3"),
-    "port": QColor("#8a94a6"),
+    "op": "graph_backward",
+    "input": "graph_tensor",
+    "output": "graph_tensor",
+    "constant": "graph_constant",
+    "fold": "graph_fold",
+    "failed": "graph_failed",
+    "port": "graph_edge",
 }
-WHITE_TEXT_KINDS = ("tensor", "input", "output")  # dark fills
+WHITE_TEXT_KINDS = ("tensor", "input", "output")  # strong fills: the text is graph_on_tensor
 PILL_KINDS = ("accumulate_grad", "tensor", "input", "output", "port")
 PLAIN_TEXT_KINDS = ("backward", "op")  # the many: not bold
-VISITED_FILL = QColor("#fff2cc")
+VISITED_FILL = "graph_visited"
 READABLE_ZOOM = 0.45  # below this scale edge labels would be an unreadable smear
 LABEL_ZOOM = 0.28  # node labels down to here (items exist from 0.3), enlarged and elided
 MIN_LABEL_SCREEN_POINTS = 3.8  # what 8.5 pt is at READABLE_ZOOM: never smaller on screen
@@ -92,23 +94,23 @@ class NodeItem(QGraphicsItem):
 
     def _fill(self) -> QColor:
         if self.current:
-            return CURRENT.lighter(150)
+            return colour("graph_current_fill")
         if self.visited and self.kind == "backward":
-            return VISITED_FILL
-        return FILL_OF_KIND.get(self.kind, FILL_OF_KIND["backward"])
+            return colour(VISITED_FILL)
+        return colour(FILL_OF_KIND.get(self.kind, FILL_OF_KIND["backward"]))
 
     def paint(self, painter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         w, h = self.placed.width, self.placed.height
         rect = QRectF(-w / 2, -h / 2, w, h)
         fill = self._fill()
-        border = INK if self.kind not in WHITE_TEXT_KINDS else fill.darker(140)
+        border = colour(INK) if self.kind not in WHITE_TEXT_KINDS else fill.darker(140)
         width = 1.0
         if self.selected_node:
-            border, width = SELECTED, 2.5
+            border, width = colour(SELECTED), 2.5
         elif self.current:
-            border, width = CURRENT.darker(130), 2.5
+            border, width = colour(CURRENT), 2.5
         elif self.match:
-            border, width = MATCH, 2.5
+            border, width = colour(MATCH), 2.5
         pen = QPen(border, width)
         if self.placed.stub:
             pen.setStyle(Qt.PenStyle.DashLine)
@@ -117,7 +119,7 @@ class NodeItem(QGraphicsItem):
         radius = h / 2 if self.kind in PILL_KINDS else 6
         painter.drawRoundedRect(rect, radius, radius)
         if self.cut_inputs:
-            painter.setPen(QPen(CUT, 1.6))
+            painter.setPen(QPen(colour(CUT), 1.6))
             for k in range(self.cut_inputs):
                 cx = w / 2 - 8 - 9 * k
                 painter.drawLine(QPointF(cx - 3, -h / 2 - 3), QPointF(cx + 3, -h / 2 + 3))
@@ -127,9 +129,9 @@ class NodeItem(QGraphicsItem):
             return
         # Zoomed out, the text grows (so it stays as big on screen as at READABLE_ZOOM) and is
         # elided to the box: "AddmmBack…" reads where a 3 px line would not.
-        grow = max(1.0, MIN_LABEL_SCREEN_POINTS / (8.5 * zoom))
+        grow = max(1.0, MIN_LABEL_SCREEN_POINTS * current_zoom() / (8.5 * zoom))
         white = self.kind in WHITE_TEXT_KINDS
-        ink = QColor("white") if white else INK
+        ink = colour("graph_on_tensor") if white else colour(INK)
         painter.setPen(ink)
         font = _font(bold=self.kind not in PLAIN_TEXT_KINDS, size=8.5 * grow)
         painter.setFont(font)
@@ -139,7 +141,7 @@ class NodeItem(QGraphicsItem):
         painter.drawText(top, Qt.AlignmentFlag.AlignCenter, label)
         if two_lines:
             grad = self.detail.startswith("grad")
-            painter.setPen(GRADIENT_INK if grad else (ink if white else MUTED))
+            painter.setPen(colour(GRADIENT_INK) if grad else (ink if white else colour(MUTED)))
             small = _font(bold=grad, size=7.5 * grow)
             painter.setFont(small)
             bottom = QRectF(-w / 2 + 4, 0, w - 8, h / 2 - 2)
@@ -203,8 +205,8 @@ class EdgeItem(QGraphicsItem):
         self.update()
 
     def paint(self, painter, option: QStyleOptionGraphicsItem, widget=None) -> None:
-        colour = GRADIENT_INK if self.gradient else EDGE
-        painter.setPen(QPen(colour, 2.2 if self.active else 1.2))
+        pen_colour = colour(GRADIENT_INK if self.gradient else EDGE)
+        painter.setPen(QPen(pen_colour, 2.2 if self.active else 1.2))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPath(self._path)
         (x0, y0), (x1, y1) = self.route.points[-2], self.route.points[-1]
@@ -214,15 +216,17 @@ class EdgeItem(QGraphicsItem):
         tip = QPointF(x1, y1)
         left = QPointF(x1 - ARROW * ux + ARROW * 0.5 * uy, y1 - ARROW * uy - ARROW * 0.5 * ux)
         right = QPointF(x1 - ARROW * ux - ARROW * 0.5 * uy, y1 - ARROW * uy + ARROW * 0.5 * ux)
-        painter.setBrush(QBrush(colour))
+        painter.setBrush(QBrush(pen_colour))
         painter.drawPolygon(QPolygonF([tip, left, right]))
         text = self._label_text()
         if not text or option.levelOfDetailFromTransform(painter.worldTransform()) < READABLE_ZOOM:
             return
         rect = self._label_rect()
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor(255, 255, 255, 220))
+        label_background = colour("graph_label_background")
+        label_background.setAlpha(220)
+        painter.setBrush(label_background)
         painter.drawRoundedRect(rect, 3, 3)
-        painter.setPen(colour)
+        painter.setPen(pen_colour)
         painter.setFont(_font(bold=bool(self.gradient), size=7.5))
         painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)

@@ -11,15 +11,16 @@ from __future__ import annotations
 import numpy as np
 import shiboken6
 from PySide6.QtCore import QLineF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen, QTransform
+from PySide6.QtGui import QPainter, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from tensorviz.core.graph_layout.bands import LayoutBands
 from tensorviz.ui.autograd.graph_items import CURRENT, EDGE, FILL_OF_KIND, INK, MATCH, VISITED_FILL
+from tensorviz.ui.widgets.theme import colour
 
 DETAIL_ZOOM = 0.3  # below this scale the overview draws; at or above it the items do
 MARK_VISITED, MARK_MATCH, MARK_CURRENT = 1, 2, 3
-MARK_COLOURS = {MARK_VISITED: VISITED_FILL.darker(120), MARK_MATCH: MATCH, MARK_CURRENT: CURRENT}
+MARK_ROLES = {MARK_VISITED: VISITED_FILL, MARK_MATCH: MATCH, MARK_CURRENT: CURRENT}
 OVERVIEW_KINDS = list(FILL_OF_KIND)  # colour class index → kind
 
 
@@ -89,24 +90,26 @@ class OverviewItem(QGraphicsItem):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         segments = self.bands.segments_within(*bounds)
         pixels = np.rint(segments * (sx, sy, sx, sy) + (dx, dy, dx, dy)).astype(np.int64)
-        painter.setPen(QPen(EDGE, 1))
+        painter.setPen(QPen(colour(EDGE), 1))
         _draw_all(painter.drawLines, QLineF, _unique_rows(pixels))
         boxes, kinds = self.bands.boxes_within(*bounds)
         corners = np.rint(boxes * (sx, sy, sx, sy) + (dx, dy, dx, dy)).astype(np.int64)
         corners[:, 2:] = np.maximum(corners[:, 2:] - corners[:, :2], 1)  # left, top, w, h
-        outline = QPen(INK, 1) if sx * 34 >= 6 else Qt.PenStyle.NoPen  # boxes 6 px tall or more
+        tall = sx * 34 >= 6  # boxes 6 px tall or more get an outline
+        outline = QPen(colour(INK), 1) if tall else Qt.PenStyle.NoPen
         painter.setPen(outline)
         for kind in np.unique(kinds).tolist():
-            painter.setBrush(QColor(FILL_OF_KIND[OVERVIEW_KINDS[kind]]).darker(115))
+            painter.setBrush(colour(FILL_OF_KIND[OVERVIEW_KINDS[kind]]).darker(115))
             _draw_all(painter.drawRects, QRectF, _unique_rows(corners[kinds == kind]))
         if self.marks.any():  # at least 4 px, so one node in thousands still shows
             marks = self.bands.marks_within(self.marks, *bounds)
             painter.setPen(Qt.PenStyle.NoPen)
-            for mark, colour in MARK_COLOURS.items():
+            for mark, role in MARK_ROLES.items():
                 chosen = corners[marks == mark]
                 if len(chosen):
                     chosen[:, :2] -= np.maximum(0, 4 - chosen[:, 2:]) // 2
                     chosen[:, 2:] = np.maximum(chosen[:, 2:], 4)
-                    painter.setBrush(colour)
+                    fill = colour(role)
+                    painter.setBrush(fill.darker(120) if mark == MARK_VISITED else fill)
                     _draw_all(painter.drawRects, QRectF, _unique_rows(chosen))
         painter.restore()

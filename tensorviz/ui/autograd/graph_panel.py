@@ -7,8 +7,7 @@ and hands the answers to the view and the details pane."""
 from __future__ import annotations
 
 import networkx as nx
-import torch
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -18,41 +17,38 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QSplitter,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
-from tensorviz.core.autograd.backward_steps import (
-    BackwardRecord,
-    StepThrough,
-    record_backward,
-)
-from tensorviz.core.autograd.graph import AutogradGraph, why_no_grad_fn
+from tensorviz.core.autograd.backward_steps import StepThrough
+from tensorviz.core.autograd.graph import AutogradGraph
 from tensorviz.core.autograd.module_groups import (
     collapse_modules,
     module_levels,
     module_of_nodes,
 )
-from tensorviz.core.autograd.presets import PRESETS, BuiltGraph
+from tensorviz.core.autograd.presets import BuiltGraph
 from tensorviz.core.graph_layout.layered_layout import GraphLayout, layout_graph
 from tensorviz.core.tensors.workspace import Workspace, WorkspaceEvent
 from tensorviz.ui.autograd.backward_bar import BackwardBar
+from tensorviz.ui.autograd.backward_stepping import BackwardStepping
 from tensorviz.ui.autograd.backward_worker import BackwardWorker
+from tensorviz.ui.autograd.details_pane import DetailsPane
 from tensorviz.ui.autograd.graph_details import (
     intro_text,
     module_details,
-    no_graph_text,
     node_details,
 )
 from tensorviz.ui.autograd.graph_export import ask_export_path, export_view
+from tensorviz.ui.autograd.graph_sources import GraphSources
 from tensorviz.ui.autograd.graph_view import GraphView
 from tensorviz.ui.autograd.layout_worker import LARGE_GRAPH_NODES, LayoutWorker
-from tensorviz.ui.autograd.recorded_passes import FREED_TIP, RecordedPasses
-from tensorviz.ui.autograd.step_painting import paint_step
+from tensorviz.ui.autograd.recorded_passes import RecordedPasses
+from tensorviz.ui.widgets.retranslating import Retranslating
 
 
-class GraphPanel(RecordedPasses, QWidget):
+class GraphPanel(Retranslating, GraphSources, BackwardStepping, RecordedPasses, QWidget):
     status_message = Signal(str)
     graph_shown = Signal(str)  # the picker text of the graph now shown
     forward_op_selected = Signal(int, str)  # record serial, op id: the forward op of a node
@@ -60,7 +56,8 @@ class GraphPanel(RecordedPasses, QWidget):
     def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.workspace = workspace
-        self.source: tuple[str, str] | None = None  # ("preset" | "tensor" | "script", key)
+        # ("preset" | "tensor" | "script" | "forward", key)
+        self.source: tuple[str, str] | None = None
         self.script_passes = []  # the last script run's own backward passes (RecordedPasses)
         self.built: BuiltGraph | None = None
         self.graph: AutogradGraph | None = None
@@ -75,6 +72,7 @@ class GraphPanel(RecordedPasses, QWidget):
         self.shown_as: dict[str, str] = {}  # node of the full graph → node drawn for it
         self.generation = 0  # bumped per graph shown; stale layouts are dropped
         self._what = ""
+        self._forward_title = ""  # the model whose forward's graph is shown ("forward" source)
         self.worker = LayoutWorker(self)
         self.worker.layout_finished.connect(self._on_layout_finished)
         self.backward_worker = BackwardWorker(self)
@@ -94,24 +92,20 @@ class GraphPanel(RecordedPasses, QWidget):
         )
         self.picker.activated.connect(self._on_picker_changed)
         self.search = QLineEdit()
-        self.search.setPlaceholderText("Find node… (name or op)")
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._on_search_changed)
         self.search.returnPressed.connect(self.focus_next_match)
-        self.fit_button = QPushButton("Fit")
-        self.fit_button.setToolTip("Show the whole graph")
+        self.fit_button = QPushButton()
         self.fit_button.clicked.connect(lambda: self.view.fit())
-        self.retain_graph = QCheckBox("retain_graph")
-        self.retain_graph.setToolTip("Keep saved tensors so another backward can run")
+        self.retain_graph = QCheckBox("retain_graph")  # the argument's name, as in code
         top = QHBoxLayout()
-        title = QLabel("Graph of")
-        title.setObjectName("sectionTitle")
-        top.addWidget(title)
+        self.title = QLabel()
+        self.title.setObjectName("sectionTitle")
+        top.addWidget(self.title)
         top.addWidget(self.picker, 2)
         top.addWidget(self.search, 1)
         top.addWidget(self.fit_button)
-        self.export_button = QPushButton("Export…")
-        self.export_button.setToolTip("Save the graph as PNG, SVG or Graphviz DOT")
+        self.export_button = QPushButton()
         self.export_button.clicked.connect(self._on_export_clicked)
         top.addWidget(self.export_button)
         top.addWidget(self.retain_graph)
@@ -126,18 +120,12 @@ class GraphPanel(RecordedPasses, QWidget):
         self.view = GraphView()
         self.view.node_clicked.connect(self.select_node)
         self.view.items_created.connect(self._on_items_created)
-        self.details = QTextBrowser()
-        self.group_modules = QCheckBox("group by nn.Module")
-        self.group_modules.setToolTip(
-            "Collapse what each module made into one node (any graph whose forward ran in the "
-            "app: presets, the Script area, the Architecture area)"
-        )
+        self.details = DetailsPane()
+        self.group_modules = QCheckBox()
         self.group_modules.setEnabled(False)
         self.group_modules.toggled.connect(self._on_group_modules_toggled)
         self.group_level = QSpinBox()
         self.group_level.setRange(1, 1)
-        self.group_level.setPrefix("level ")
-        self.group_level.setToolTip("1: the model's children; 2: their children (h.0 … h.11)")
         self.group_level.setEnabled(False)
         self.group_level.valueChanged.connect(self._on_group_modules_toggled)
         side = QWidget()
@@ -149,7 +137,6 @@ class GraphPanel(RecordedPasses, QWidget):
         grouping.addStretch(1)
         side_layout.addLayout(grouping)
         self.retain_grad = QCheckBox("root.retain_grad()")
-        self.retain_grad.setToolTip("Keep .grad on the root, which is not a leaf")
         side_layout.addWidget(self.retain_grad)
         side_layout.addWidget(self.details, 1)
         self.details.setMinimumWidth(200)
@@ -163,110 +150,45 @@ class GraphPanel(RecordedPasses, QWidget):
         layout.addLayout(top)
         layout.addWidget(self.bar)
         layout.addWidget(splitter, 1)
+        self.retranslate()
 
-    # --- choosing a graph ------------------------------------------------------------------------
+    def retranslate(self) -> None:
+        self.search.setPlaceholderText(self.tr("Find node…"))
+        self.search.setToolTip(
+            self.tr("Find nodes by name or op (x, w, Mul); Enter jumps to the next match")
+        )
+        self.fit_button.setText(self.tr("Fit"))
+        self.fit_button.setToolTip(self.tr("Show the whole graph"))
+        self.retain_graph.setToolTip(self.tr("Keep saved tensors so another backward can run"))
+        self.title.setText(self.tr("Graph of"))
+        self.export_button.setText(self.tr("Export…"))
+        self.export_button.setToolTip(self.tr("Save the graph as PNG, SVG or Graphviz DOT"))
+        self.group_modules.setText(self.tr("group by nn.Module"))
+        self.group_modules.setToolTip(
+            self.tr(
+                "Collapse what each module made into one node (any graph whose forward ran in "
+                "the app: presets, the Script area, the Architecture area)"
+            )
+        )
+        self.group_level.setPrefix(self.tr("level "))
+        self.group_level.setToolTip(
+            self.tr("1: the model's children; 2: their children (h.0 … h.11)")
+        )
+        self.retain_grad.setToolTip(self.tr("Keep .grad on the root, which is not a leaf"))
+        self._refill_picker()
 
-    def graph_tensor_names(self) -> list[str]:
-        return [n for n, t in self.workspace.tensors().items() if t.grad_fn is not None]
+    # --- showing a graph -------------------------------------------------------------------------
 
-    def _refill_picker(self) -> None:
-        self.picker.blockSignals(True)
-        self.picker.clear()
-        for key, preset in PRESETS.items():
-            self.picker.addItem(f"preset: {preset.title}", f"preset:{key}")
-        for name in self.graph_tensor_names():
-            self.picker.addItem(f"workspace: {name}", f"tensor:{name}")
-        for text, data in self.script_picker_items():
-            self.picker.addItem(text, data)
-        index = self.picker.findData(":".join(self.source)) if self.source else -1
-        self.picker.setCurrentIndex(max(index, 0))
-        self.picker.blockSignals(False)
+    def _laying_out(self, count: int) -> str:
+        return QCoreApplication.translate("GraphPanel", "Laying out %n nodes…", "", count)
 
-    def _on_picker_changed(self, index: int) -> None:
-        kind, key = self.picker.itemData(index).split(":", 1)
-        if kind == "forward":
-            return  # the forward's graph is already shown
-        if kind == "preset":
-            self.show_preset(key)
-        elif kind == "script":
-            self.show_script_pass(int(key))
-        else:
-            self.show_tensor(key)
-
-    def show_preset(self, key: str) -> None:
-        self.source = ("preset", key)
-        self._select_in_picker()
-        self._show(PRESETS[key].build(), f"{PRESETS[key].code}")
-
-    def show_tensor(self, name: str) -> None:
-        self.source = ("tensor", name)
-        self._select_in_picker()
-        tensor = self.workspace.tensor(name)
-        if tensor.grad_fn is None:
-            made_by = self.workspace.entry(name).provenance.op
-            self._clear(no_graph_text(f"{name}: {why_no_grad_fn(tensor, made_by)}"))
-            return
-        recorded = self.script_pass_of(tensor)
-        if recorded is not None:  # the script ran its backward: show that very pass
-            self.show_script_pass(recorded)
-            return
-        self._show(BuiltGraph(tensor, name, self.workspace.tensors()), f"workspace tensor {name}")
-        self.check_freed()
-        self._update_step_controls()
-
-    def show_forward(self, recorded, op: str = "") -> None:
-        """The backward graph of a forward the Architecture area recorded, on the node its op
-        `op` made (found by the tag core wrote on the output's grad_fn)."""
-        from tensorviz.core.forward.tensor_structure import flatten_tensors
-
-        roots = [t for _, t in flatten_tensors(recorded.outputs) if t.grad_fn is not None]
-        if not roots:
-            return
-        names = {}
-        for prefix, module in recorded.modules.items():
-            dotted = f"{prefix}." if prefix else ""
-            names.update({dotted + n: p for n, p in module.named_parameters()})
-        record = recorded.architecture.record
-        self.source = None
-        self.picker.blockSignals(True)  # the picker names it until the next choice
-        index = self.picker.findData("forward:")
-        if index < 0:
-            self.picker.addItem("", "forward:")
-            index = self.picker.count() - 1
-        self.picker.setItemText(index, f"architecture: output of {record.title}")
-        self.picker.setCurrentIndex(index)
-        self.picker.blockSignals(False)
-        self._show(BuiltGraph(roots[0], "output", names), f"the output of {record.title}")
-        self.select_forward_op(record.serial, op)
-
-    def select_forward_op(self, serial: int, op: str) -> bool:
-        """Select and show the node whose grad_fn the forward op `op` made."""
-        if self.graph is None or not op:
-            return False
-        node = next((n for n, d in self.graph.graph.nodes(data=True)
-                     if d.get("forward") == (serial, op)), None)  # fmt: skip
-        if node is None:
-            self.status_message.emit("That op made no backward node (no input needed grad)")
-            return False
-        shown = self.shown_as.get(node, node)
-        self.select_node(shown)
-        self.view.focus_on(shown)
-        return True
-
-    def _select_in_picker(self) -> None:
-        if self.source is None:
-            return
-        index = self.picker.findData(":".join(self.source))
-        if index >= 0 and index != self.picker.currentIndex():
-            self.picker.setCurrentIndex(index)
-
-    def _clear(self, text: str) -> None:
+    def _clear(self, render) -> None:
         self.generation += 1
         self.built = self.graph = self.layout_result = self.stepper = None
         self.group_modules.setEnabled(False)
         self.group_level.setEnabled(False)
         self.view.clear()
-        self.details.setHtml(text)
+        self.details.show_text(render)
         self._update_step_controls()
 
     def _show(self, built: BuiltGraph, what: str, graph=None, record=None) -> None:
@@ -289,9 +211,9 @@ class GraphPanel(RecordedPasses, QWidget):
             self._on_layout_finished(self.generation, layout_graph(self.shown))
             return
         self.view.clear()
-        self.details.setHtml(f"<p>Laying out {count} nodes…</p>")
+        self.details.show_text(lambda: f"<p>{self._laying_out(count)}</p>")
         self._update_step_controls()
-        self.status_message.emit(f"Laying out {count} nodes…")
+        self.status_message.emit(self._laying_out(count))
         self.worker.start(self.shown, self.generation)
 
     def _choose_shown_graph(self) -> None:
@@ -319,7 +241,8 @@ class GraphPanel(RecordedPasses, QWidget):
         self.layout_result = layout
         self.view.show_layout(self.shown, self.layout_result)
         self._on_search_changed(self.search.text())
-        self.details.setHtml(intro_text(self.graph.graph.number_of_nodes(), what, built.notes))
+        count = self.graph.graph.number_of_nodes()
+        self.details.show_text(lambda: intro_text(count, what, built.notes))
         if self.stepper is not None:  # a pass recorded already: ready to step
             self._apply_step()
         self._update_step_controls()
@@ -338,7 +261,8 @@ class GraphPanel(RecordedPasses, QWidget):
         for item in self.view.items_of(node):
             item.set_state(selected_node=True)
         if self.shown.nodes[node]["kind"] == "module":
-            self.details.setHtml(module_details(self.shown, self.graph.graph, node))
+            shown, full = self.shown, self.graph.graph
+            self.details.show_text(lambda: module_details(shown, full, node))
             return
         forward = self.shown.nodes[node].get("forward")
         if forward is not None:
@@ -347,10 +271,9 @@ class GraphPanel(RecordedPasses, QWidget):
         visit = record.visit_of(node) if record else None
         seen = visit is not None and visit in self.stepper.seen()
         derivatives = record.derivatives.get(node) if record else None
-        self.details.setHtml(
-            node_details(
-                self.graph, node, visit, seen, record is not None, self.built.root, derivatives
-            )
+        graph, root, ran = self.graph, self.built.root, record is not None
+        self.details.show_text(
+            lambda: node_details(graph, node, visit, seen, ran, root, derivatives)
         )
 
     def _on_items_created(self, nodes: list, edges: list) -> None:
@@ -383,105 +306,14 @@ class GraphPanel(RecordedPasses, QWidget):
 
     def focus_next_match(self) -> None:
         if not self.matches:
-            self.status_message.emit(f"No node matches '{self.search.text()}'")
+            self.status_message.emit(
+                self.tr("No node matches '%1'").replace("%1", self.search.text())
+            )
             return
         position = self.matches.index(self.selected) + 1 if self.selected in self.matches else 0
         node = self.matches[position % len(self.matches)]
         self.select_node(node)
         self.view.focus_on(node)
-
-    # --- backward --------------------------------------------------------------------------------
-
-    def _backward_inputs(self):
-        """(root, gradient, retain_graph) as the toggles say; None without a laid-out graph."""
-        if self.graph is None or self.built is None or self.layout_result is None:
-            return None
-        if not self.rebuild_if_freed():
-            self.status_message.emit(FREED_TIP)
-            return None
-        root = self.built.root
-        if self.retain_grad.isChecked() and not root.is_leaf:
-            root.retain_grad()
-        gradient = torch.ones_like(root) if self.bar.ones_gradient.isChecked() else None
-        return root, gradient, self.retain_graph.isChecked()
-
-    def run_backward(self) -> BackwardRecord | None:
-        """Record a backward pass here and now (tests, the screenshot tour); the Backward button
-        runs it in the worker (start_backward)."""
-        inputs = self._backward_inputs()
-        if inputs is None:
-            return None
-        root, gradient, retain = inputs
-        self._retains = retain
-        record = record_backward(self.graph, root, gradient, retain_graph=retain)
-        self._on_backward_recorded(self.generation, record)
-        return record
-
-    def start_backward(self) -> None:
-        inputs = self._backward_inputs()
-        if inputs is None or self.backward_worker.is_running():
-            return
-        self.bar.backward_button.setEnabled(False)
-        self._retains = inputs[2]
-        self.status_message.emit("Running backward… (the window stays usable)")
-        self.backward_worker.start(self.graph, *inputs, self.generation)
-
-    def _on_backward_recorded(self, generation: int, record: BackwardRecord) -> None:
-        self._update_step_controls()
-        if generation != self.generation:
-            return  # another graph is shown now
-        if record.error:
-            self.status_message.emit(record.error.replace("\n", " — "))
-            self.details.setHtml(f"<p><b>backward() refused</b></p><p>{record.error}</p>")
-            return
-        self.passes += 1
-        self.graph_freed = not self._retains
-        self.stepper = StepThrough(record)
-        self._apply_step()
-        self.status_message.emit(
-            f"Backward pass {self.passes} recorded: {len(record.visits)} nodes visited"
-        )
-
-    def step_forward(self) -> None:
-        if self.stepper and self.stepper.step_forward():
-            self._apply_step()
-
-    def step_back(self) -> None:
-        if self.stepper and self.stepper.step_back():
-            self._apply_step()
-
-    def run_to_end(self) -> None:
-        if self.stepper:
-            self.stepper.run_to_end()
-            self._apply_step()
-
-    def zero_grad(self) -> None:
-        if self.graph is None:
-            return
-        for node in self.graph.nodes_of_kind("accumulate_grad"):
-            leaf = self.graph.functions[node].variable
-            if leaf.grad is not None:
-                leaf.grad.zero_()
-        self._apply_step(zeroed=True)
-        self.status_message.emit("Every leaf's .grad is now zero")
-
-    def _apply_step(self, zeroed: bool = False, items=None) -> None:
-        self._zeroed = zeroed
-        seen = self.stepper.seen() if self.stepper else []
-        current = self.stepper.current() if self.stepper else None
-        paint_step(self.view, self.graph, seen, current, zeroed, self.shown, self.shown_as, items)
-        if items is not None:
-            return
-        if current is not None:
-            self.select_node(self.shown_as[current.node])
-            self.view.follow(self.shown_as[current.node])
-        self._mark_overview()
-        self._update_step_controls()
-
-    def _update_step_controls(self) -> None:
-        has_graph = self.graph is not None and self.layout_result is not None
-        self.export_button.setEnabled(has_graph)
-        self.bar.show_state(has_graph, self.stepper, self.passes, self.can_run_backward())
 
     # --- export ----------------------------------------------------------------------------------
 
@@ -491,9 +323,9 @@ class GraphPanel(RecordedPasses, QWidget):
         try:
             written = export_view(self.view, self.shown, path)
         except (OSError, ValueError) as error:
-            self.status_message.emit(f"Export failed: {error}")
+            self.status_message.emit(self.tr("Export failed: %1").replace("%1", str(error)))
             return False
-        self.status_message.emit(f"Saved {written}")
+        self.status_message.emit(self.tr("Saved %1").replace("%1", str(written)))
         return True
 
     def _on_export_clicked(self) -> None:

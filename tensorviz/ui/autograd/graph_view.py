@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import networkx as nx
 from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QPainter
+from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
 
 from tensorviz.core.autograd.graph import output_count
@@ -16,13 +16,15 @@ from tensorviz.core.graph_layout.bands import LayoutBands
 from tensorviz.core.graph_layout.layered_layout import GraphLayout, node_detail
 from tensorviz.ui.autograd.graph_items import EdgeItem, NodeItem
 from tensorviz.ui.autograd.graph_overview import DETAIL_ZOOM, OVERVIEW_KINDS, OverviewItem
+from tensorviz.ui.autograd.restyling import Restyling
+from tensorviz.ui.widgets.theme import colour, current_zoom
 
 MARGIN = 24.0
 MIN_SCALE, MAX_SCALE = 0.02, 4.0
 MAX_FIT_SCALE = 1.4
 
 
-class GraphView(QGraphicsView):
+class GraphView(Restyling, QGraphicsView):
     node_clicked = Signal(str)  # node id ("" for empty space)
     items_created = Signal(list, list)  # NodeItems, EdgeItems just built for bands in view
 
@@ -33,7 +35,8 @@ class GraphView(QGraphicsView):
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)
-        self.setBackgroundBrush(QColor("#fbfcfe"))
+        self._zoom = current_zoom()  # View → Zoom as last applied to this view's scale
+        self.restyle_if_changed()
         self.node_items: dict[str, list[NodeItem]] = {}
         self.edge_items: dict[tuple[str, str], EdgeItem] = {}
         self._press_position = None
@@ -160,15 +163,30 @@ class GraphView(QGraphicsView):
     def scale_factor(self) -> float:
         return self.transform().m11()
 
+    def restyle(self) -> None:
+        """The theme's canvas behind the items (which read their colours when painting), and
+        View → Zoom applied to the picture's scale: a projector's 200 % draws it twice as big."""
+        self.setBackgroundBrush(colour("canvas"))
+        ratio = current_zoom() / getattr(self, "_zoom", current_zoom())
+        self._zoom = current_zoom()
+        scene = self.scene()
+        if scene is None:
+            return
+        if ratio != 1.0 and not scene.sceneRect().isEmpty():
+            self.zoom_by(ratio)
+        scene.update()
+
     def fit(self) -> None:
-        """Whole graph in view; a small graph is enlarged a little, never blown up."""
+        """Whole graph in view; a small graph is enlarged a little (more at a bigger View →
+        Zoom), never blown up."""
         rect = self.scene().sceneRect()
         if rect.isEmpty():
             return
         self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
-        if self.scale_factor() > MAX_FIT_SCALE:
+        largest = MAX_FIT_SCALE * current_zoom()
+        if self.scale_factor() > largest:
             self.resetTransform()
-            self.scale(MAX_FIT_SCALE, MAX_FIT_SCALE)
+            self.scale(largest, largest)
             self.centerOn(rect.center())
 
     def zoom_by(self, factor: float) -> None:

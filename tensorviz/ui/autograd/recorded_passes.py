@@ -6,16 +6,22 @@ other freed graph says why Backward is off instead of failing."""
 from __future__ import annotations
 
 import torch
+from PySide6.QtCore import QCoreApplication
 
 from tensorviz.core.autograd.backward_steps import graph_was_freed
 from tensorviz.core.autograd.presets import BuiltGraph
 from tensorviz.core.autograd.script_backward import ScriptBackwardPass
 from tensorviz.core.graph_layout.layered_layout import layout_graph
 
-FREED_TIP = (
-    "The graph was freed by a backward without retain_graph (torch keeps saved tensors for one "
-    "pass). Run the forward again to get a new graph — or step through the pass that ran."
-)
+translate = QCoreApplication.translate
+
+
+def freed_tip() -> str:
+    return QCoreApplication.translate(
+        "RecordedPasses",
+        "The graph was freed by a backward without retain_graph (torch keeps saved tensors for "
+        "one pass). Run the forward again to get a new graph — or step through the pass that ran.",
+    )
 
 
 class RecordedPasses:
@@ -34,7 +40,10 @@ class RecordedPasses:
 
     def script_picker_items(self) -> list[tuple[str, str]]:
         return [
-            (f"script: {p.title(self.script_calls)}", f"script:{i}")
+            (
+                translate("RecordedPasses", "script: %1").replace("%1", p.title(self.script_calls)),
+                f"script:{i}",
+            )
             for i, p in enumerate(self.script_passes)
         ]
 
@@ -50,14 +59,19 @@ class RecordedPasses:
         self.source = ("script", str(index))
         self._select_in_picker()
         built = BuiltGraph(recorded.roots[0], recorded.root_label, {})
-        what = f"your script's {recorded.title(self.script_calls)}"
+        title = recorded.title(self.script_calls)
+        what = translate("RecordedPasses", "your script's %1").replace("%1", title)
         self._show(built, what, recorded.graph, recorded.record)
         self.graph_freed = not recorded.retain_graph
         self._update_step_controls()
-        self.status_message.emit(
-            f"{recorded.title(self.script_calls)} as your script ran it: "
-            f"{len(recorded.record.visits)} nodes — Step ▶ (F10) walks them in torch's order"
+        visits = len(recorded.record.visits)  # a plain name: pyside6-lupdate skips calls here
+        text = QCoreApplication.translate(
+            "RecordedPasses",
+            "%1 as your script ran it: %n nodes — Step ▶ (F10) walks them in torch's order",
+            "",
+            visits,
         )
+        self.status_message.emit(text.replace("%1", title))
 
     def rebuild_if_freed(self) -> bool:
         """Before a Backward: a preset whose graph a pass freed runs its forward again on the
@@ -74,7 +88,11 @@ class RecordedPasses:
         if set(self.graph.graph.edges) != edges:  # another structure: lay it out again
             self.layout_result = layout_graph(self.shown)
             self.view.show_layout(self.shown, self.layout_result)
-        self.status_message.emit("The forward pass ran again on the same leaves (a new graph)")
+        self.status_message.emit(
+            QCoreApplication.translate(
+                "RecordedPasses", "The forward pass ran again on the same leaves (a new graph)"
+            )
+        )
         return True
 
     def check_freed(self) -> None:

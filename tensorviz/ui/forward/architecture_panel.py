@@ -8,6 +8,7 @@ box re-lays out the record here (milliseconds to a second for every op of GPT-2)
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -20,20 +21,21 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QSplitter,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from tensorviz.core.forward.presets import PRESETS
+from tensorviz.ui.autograd.details_pane import DetailsPane
 from tensorviz.ui.autograd.graph_export import ask_export_path
-from tensorviz.ui.forward.architecture_details import META_NOTE, intro_text, item_details
+from tensorviz.ui.forward.architecture_details import intro_text, item_details, meta_note
 from tensorviz.ui.forward.architecture_export import export_architecture
 from tensorviz.ui.forward.architecture_view import ArchitectureView
 from tensorviz.ui.forward.record_worker import RecordedForward, RecordWorker
+from tensorviz.ui.widgets.retranslating import Retranslating
 
 
-class ArchitecturePanel(QWidget):
+class ArchitecturePanel(Retranslating, QWidget):
     status_message = Signal(str)
     architecture_shown = Signal(str)  # the picker text of what is shown
     backward_requested = Signal(object)  # RecordedForward, node id (or "") to select there
@@ -50,8 +52,45 @@ class ArchitecturePanel(QWidget):
         self.worker.failed.connect(self._on_record_failed)
         self._build()
         for key, preset in PRESETS.items():
-            self.add_subject(f"preset:{key}", f"preset: {preset.title}", preset.build)
+            self.add_subject(f"preset:{key}", self._preset_text(preset), preset.build)
+        self.retranslate()
         self.show_subject("preset:transformer")
+
+    def retranslate(self) -> None:
+        self.depth.setToolTip(
+            self.tr(
+                "0 = the model as one box; the highest value opens every module "
+                "down to its torch operations"
+            )
+        )
+        self.fold.setText(self.tr("fold repeats"))
+        self.fold.setToolTip(
+            self.tr("Draw consecutive blocks with the same structure as one (Block × N)")
+        )
+        self.search.setPlaceholderText(self.tr("Find module or op…"))
+        self.search.setToolTip(
+            self.tr("Find modules or ops by name (h.5.attn, linear); Enter jumps to the next match")
+        )
+        self.fit_button.setText(self.tr("Fit"))
+        self.fit_button.setToolTip(self.tr("Show the whole picture"))
+        self.export_button.setText(self.tr("Export…"))
+        self.export_button.setToolTip(self.tr("Save the picture as PNG, SVG or Graphviz DOT"))
+        self.backward_button.setText(self.tr("Backward graph"))
+        self.backward_button.setToolTip(
+            self.tr(
+                "Open the Autograd graph of this forward's output, on the node of the selected op"
+            )
+        )
+        self.title.setText(self.tr("Architecture of"))
+        self.depth_label.setText(self.tr("depth"))
+        for key, preset in PRESETS.items():
+            self.add_subject(f"preset:{key}", self._preset_text(preset), preset.build)
+        self._update_depth_note()
+        self._update_notice()
+        self._rearrange()  # the picture's own words (params, "(model)") in the new language
+
+    def _preset_text(self, preset) -> str:
+        return self.tr("preset: %1").replace("%1", preset.title)
 
     # --- construction ----------------------------------------------------------------------------
 
@@ -63,41 +102,32 @@ class ArchitecturePanel(QWidget):
         )
         self.picker.activated.connect(self._on_picker_changed)
         self.depth = QSpinBox()
-        self.depth.setToolTip(
-            "0 = the model as one box; the highest value opens every module "
-            "down to its torch operations"
-        )
         self.depth.valueChanged.connect(self._on_depth_changed)
         self.depth_note = QLabel()
         self.depth_note.setObjectName("hint")
-        self.fold = QCheckBox("fold repeats")
+        self.fold = QCheckBox()
         self.fold.setChecked(True)
-        self.fold.setToolTip("Draw consecutive blocks with the same structure as one (Block × N)")
         self.fold.toggled.connect(self._on_fold_toggled)
         self.search = QLineEdit()
-        self.search.setPlaceholderText("Find module or op… (h.5.attn, linear)")
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._on_search_changed)
         self.search.returnPressed.connect(self.focus_next_match)
-        self.fit_button = QPushButton("Fit")
+        self.fit_button = QPushButton()
         self.fit_button.clicked.connect(lambda: self.view.fit())
-        self.export_button = QPushButton("Export…")
-        self.export_button.setToolTip("Save the picture as PNG, SVG or Graphviz DOT")
+        self.export_button = QPushButton()
         self.export_button.clicked.connect(self._on_export_clicked)
-        self.backward_button = QPushButton("Backward graph")
-        self.backward_button.setToolTip(
-            "Open the Autograd graph of this forward's output, on the node of the selected op"
-        )
+        self.backward_button = QPushButton()
         self.backward_button.clicked.connect(self.request_backward)
         top = QHBoxLayout()
-        title = QLabel("Architecture of")
-        title.setObjectName("sectionTitle")
-        top.addWidget(title)
+        self.title = QLabel()
+        self.title.setObjectName("sectionTitle")
+        top.addWidget(self.title)
         top.addWidget(self.picker, 2)
         top.addWidget(self.search, 1)
         top.addWidget(self.fit_button)
         controls = QHBoxLayout()
-        controls.addWidget(QLabel("depth"))
+        self.depth_label = QLabel()
+        controls.addWidget(self.depth_label)
         controls.addWidget(self.depth)
         controls.addWidget(self.depth_note)
         controls.addWidget(self.fold)
@@ -112,7 +142,7 @@ class ArchitecturePanel(QWidget):
         self.view.item_clicked.connect(self.select_item)
         self.view.item_toggled.connect(self.toggle_item)
         self.view.items_created.connect(self._on_items_created)
-        self.details = QTextBrowser()
+        self.details = DetailsPane()
         self.details.setMinimumWidth(200)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.view)
@@ -150,8 +180,11 @@ class ArchitecturePanel(QWidget):
         self.current, self.selected = None, ""
         self._set_controls(False)
         self.view.clear()
-        self.details.setHtml(f"<p>Recording {text.split(': ', 1)[-1]}…</p>")
-        self.status_message.emit(f"Recording the forward of {text}… (the window stays usable)")
+        name = text.split(": ", 1)[-1]
+        self.details.show_text(lambda: self.tr("<p>Recording %1…</p>").replace("%1", name))
+        self.status_message.emit(
+            self.tr("Recording the forward of %1… (the window stays usable)").replace("%1", text)
+        )
         self.worker.start(make_subject, self.generation)
 
     def _on_picker_changed(self, index: int) -> None:
@@ -159,7 +192,12 @@ class ArchitecturePanel(QWidget):
 
     def _on_record_failed(self, generation: int, message: str) -> None:
         if generation == self.generation:
-            self.details.setHtml(f"<p><b>Could not build the model</b></p><p>{message}</p>")
+            self.details.show_text(
+                lambda: (
+                    "<p><b>" + self.tr("Could not build the model") + "</b></p>"
+                    f"<p>{escape(message)}</p>"
+                )
+            )
             self.status_message.emit(message)
 
     def _on_recorded(self, generation: int, done: RecordedForward) -> None:
@@ -175,20 +213,21 @@ class ArchitecturePanel(QWidget):
         self.fold.setChecked(architecture.state.fold)
         self.fold.blockSignals(False)
         self._update_depth_note()
-        record = architecture.record
-        notes = [META_NOTE] if record.meta else []
-        if record.error is not None:
-            notes.append(
-                f"The forward raised {record.error_type}: {record.error.title} — "
-                "drawn up to the failing op (red)."
-            )
-        self.notice.setText("  ·  ".join(notes))
-        self.notice.setVisible(bool(notes))
+        self._update_notice()
         self._show_picture(done.picture, fit=True)
-        self.details.setHtml(intro_text(architecture))
+        self.details.show_text(lambda: intro_text(architecture))
         self._set_controls(True)
         self.backward_button.setEnabled(self._backward_root() is not None)
         self.architecture_shown.emit(self.picker.currentText())
+
+    def _update_notice(self) -> None:
+        record = self.current.architecture.record if self.current is not None else None
+        notes = [meta_note()] if record is not None and record.meta else []
+        if record is not None and record.error is not None:
+            text = self.tr("The forward raised %1: %2 — drawn up to the failing op (red).")
+            notes.append(text.replace("%1", record.error_type).replace("%2", record.error.title))
+        self.notice.setText("  ·  ".join(notes))
+        self.notice.setVisible(bool(notes))
 
     def _show_picture(self, picture, fit: bool = False) -> None:
         center = self.view.mapToScene(self.view.viewport().rect().center())
@@ -210,9 +249,13 @@ class ArchitecturePanel(QWidget):
     # --- controls --------------------------------------------------------------------------------
 
     def _update_depth_note(self) -> None:
+        if self.current is None:
+            self.depth_note.setText("")
+            return
         top = self.depth.maximum()
         value = self.depth.value()
-        self.depth_note.setText("every op" if value == top else ("one box" if value == 0 else ""))
+        note = self.tr("every op") if value == top else (self.tr("one box") if value == 0 else "")
+        self.depth_note.setText(note)
 
     def _on_depth_changed(self, value: int) -> None:
         if self.current is not None:
@@ -236,14 +279,14 @@ class ArchitecturePanel(QWidget):
         self.selected = item
         if self.current is None:
             return
+        architecture = self.current.architecture
         if not item:
-            self.details.setHtml(intro_text(self.current.architecture))
+            self.details.show_text(lambda: intro_text(architecture))
             return
         for built in self._items_of(item):
             built.set_state(selected_node=True)
-        html = item_details(self.current.architecture, item)
-        if html:
-            self.details.setHtml(html)
+        if item_details(architecture, item):
+            self.details.show_text(lambda: item_details(architecture, item))
 
     def _items_of(self, item: str) -> list:
         frame = self.view.frame_items.get(item)
@@ -270,7 +313,9 @@ class ArchitecturePanel(QWidget):
 
     def focus_next_match(self) -> None:
         if not self.matches:
-            self.status_message.emit(f"Nothing is called '{self.search.text()}'")
+            self.status_message.emit(
+                self.tr("Nothing is called '%1'").replace("%1", self.search.text())
+            )
             return
         at = self.matches.index(self.selected) + 1 if self.selected in self.matches else 0
         item = self.matches[at % len(self.matches)]
@@ -308,9 +353,9 @@ class ArchitecturePanel(QWidget):
         try:
             written = export_architecture(self.view, self.current.architecture, path)
         except (OSError, ValueError) as error:
-            self.status_message.emit(f"Export failed: {error}")
+            self.status_message.emit(self.tr("Export failed: %1").replace("%1", str(error)))
             return False
-        self.status_message.emit(f"Saved {written}")
+        self.status_message.emit(self.tr("Saved %1").replace("%1", str(written)))
         return True
 
     def _on_export_clicked(self) -> None:

@@ -4,7 +4,7 @@ and clicks that tell a node, a frame's body and a frame's header apart."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, Signal
 
 from tensorviz.core.forward.nested_layout import ArchitectureLayout
 from tensorviz.ui.autograd.graph_items import NodeItem
@@ -39,7 +39,10 @@ class ArchitectureView(GraphView):
     def make_node_item(self, placed, data: dict) -> NodeItem:
         item = NodeItem(placed, data["kind"], data["label"], data.get("detail", ""))
         if data["kind"] == "port":
-            item.setToolTip(f"{data.get('detail', '')}  (crosses the frame's border here)")
+            tip = QCoreApplication.translate(
+                "ArchitectureView", "%1  (crosses the frame's border here)"
+            )
+            item.setToolTip(tip.replace("%1", data.get("detail", "")))
         return item
 
     def edge_label(self, route) -> str:

@@ -3,16 +3,15 @@ parameters) whose click closes it again. Frames nest; deeper ones are tinted dar
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPen
+from PySide6.QtCore import QCoreApplication, QRectF, Qt
+from PySide6.QtGui import QBrush, QFont, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
 from tensorviz.core.forward.nested_layout import FRAME_HEADER, PlacedFrame
-from tensorviz.ui.autograd.graph_items import INK, MATCH, READABLE_ZOOM, SELECTED
+from tensorviz.ui.autograd.graph_items import CUT, INK, MATCH, READABLE_ZOOM, SELECTED
+from tensorviz.ui.widgets.theme import colour
 
-FRAME_FILLS = ("#f4f1fb", "#ece6f8", "#e4dcf3", "#dcd2ee")
-FOLD_FILL = QColor("#e6ddf7")
-FAILED = QColor("#c0392b")
+FRAME_FILLS = ("graph_frame_1", "graph_frame_2", "graph_frame_3", "graph_frame_4")  # by depth
 
 
 class FrameItem(QGraphicsItem):
@@ -27,7 +26,8 @@ class FrameItem(QGraphicsItem):
         )
         self.setZValue(-0.5 + frame.depth * 0.01)  # under nodes and edges, inner over outer
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # the view handles clicks
-        self.setToolTip(frame.title + "\nclick the header to close it")
+        hint = QCoreApplication.translate("FrameItem", "click the header to close it")
+        self.setToolTip(f"{frame.title}\n{hint}")
 
     def boundingRect(self) -> QRectF:
         return self._rect.adjusted(-2, -2, 2, 2)
@@ -46,14 +46,15 @@ class FrameItem(QGraphicsItem):
 
     def paint(self, painter, option, widget=None) -> None:
         frame = self.frame
-        fill = FOLD_FILL if frame.fold else QColor(FRAME_FILLS[frame.depth % len(FRAME_FILLS)])
-        border, width = QColor("#9c8cc4"), 1.0
+        role = "graph_fold" if frame.fold else FRAME_FILLS[frame.depth % len(FRAME_FILLS)]
+        fill = colour(role)
+        border, width = colour("graph_frame_border"), 1.0
         if frame.failed:
-            border, width = FAILED, 2.0
+            border, width = colour(CUT), 2.0
         if self.match:
-            border, width = MATCH, 2.5
+            border, width = colour(MATCH), 2.5
         if self.selected_node:
-            border, width = SELECTED, 2.5
+            border, width = colour(SELECTED), 2.5
         pen = QPen(border, width)
         if frame.fold:
             pen.setStyle(Qt.PenStyle.DashLine)
@@ -66,7 +67,7 @@ class FrameItem(QGraphicsItem):
         font.setPointSizeF(8.5)
         font.setBold(True)
         painter.setFont(font)
-        painter.setPen(INK)
+        painter.setPen(colour(INK))
         text_rect = self.header_rect().adjusted(10, 0, -8, 0)
         painter.drawText(
             text_rect,

@@ -5,6 +5,7 @@ result instead, and closing the window waits for it."""
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
@@ -65,6 +66,9 @@ class RecordWorker(QObject):
         self.failed = self.signals.failed
 
     def start(self, make_subject, generation: int) -> None:
+        # Garbage left by earlier pictures (scenes, items) is collected here, on the GUI thread:
+        # collected in the worker, a Qt object's destructor would touch timers from there.
+        gc.collect()
         self.pool.start(_RecordJob(make_subject, generation, self.signals))
 
     def is_running(self) -> bool:

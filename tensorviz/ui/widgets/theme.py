@@ -61,6 +61,16 @@ LIGHT = Theme(
         "verdict_equal": "#e7f5ee", "verdict_equal_text": "#1b6b40",
         "verdict_stretched": "#fff4e5", "verdict_stretched_text": "#8f4a06",
         "verdict_incompatible": "#fde8e8", "verdict_incompatible_text": "#b42318",
+        # the Autograd graph and the Architecture view (ui/autograd, ui/forward)
+        "graph_ink": "#1f2a44", "graph_muted": "#5f6673", "graph_edge": "#8a94a6",
+        "graph_gradient": "#b3261e", "graph_current": "#c77c02", "graph_current_fill": "#fad391",
+        "graph_selected": "#d62828", "graph_match": "#8d5fd3", "graph_cut": "#c0392b",
+        "graph_tensor": "#3d5a80", "graph_on_tensor": "#ffffff", "graph_backward": "#e3edf7",
+        "graph_leaf": "#cdebd6", "graph_rewrite": "#f9d9b8", "graph_module": "#e4dcf3",
+        "graph_constant": "#dfe3ea", "graph_fold": "#d9ccf0", "graph_failed": "#f6c7c3",
+        "graph_visited": "#fff2cc", "graph_label_background": "#ffffff",
+        "graph_frame_1": "#f4f1fb", "graph_frame_2": "#ece6f8", "graph_frame_3": "#e4dcf3",
+        "graph_frame_4": "#dcd2ee", "graph_frame_border": "#9c8cc4",
     },
     ("#3d5a80", "#ee6c4d", "#2a9d8f", "#8d5fd3", "#e9a23b", "#c0392b", "#5c7c2f", "#d6336c"),
 )  # fmt: skip
@@ -90,6 +100,16 @@ DARK = Theme(
         "verdict_equal": "#183a2a", "verdict_equal_text": "#8fe0b0",
         "verdict_stretched": "#3d2e14", "verdict_stretched_text": "#f6c27a",
         "verdict_incompatible": "#45201f", "verdict_incompatible_text": "#ff9b8f",
+        # the Autograd graph and the Architecture view (ui/autograd, ui/forward)
+        "graph_ink": "#e6e9ef", "graph_muted": "#b4bccb", "graph_edge": "#7d8799",
+        "graph_gradient": "#ff9b8f", "graph_current": "#f2c14e", "graph_current_fill": "#5c4512",
+        "graph_selected": "#ff6b6b", "graph_match": "#c4a8f0", "graph_cut": "#ef6f6c",
+        "graph_tensor": "#4a6fa0", "graph_on_tensor": "#ffffff", "graph_backward": "#223349",
+        "graph_leaf": "#1d3d2c", "graph_rewrite": "#4a321c", "graph_module": "#352b4d",
+        "graph_constant": "#2c323d", "graph_fold": "#3b3058", "graph_failed": "#4d2426",
+        "graph_visited": "#3f3616", "graph_label_background": "#181c24",
+        "graph_frame_1": "#1f1d2b", "graph_frame_2": "#252236", "graph_frame_3": "#2b2741",
+        "graph_frame_4": "#322d4b", "graph_frame_border": "#6d5f99",
     },
     ("#7fa7d9", "#ff8a65", "#4fc3b1", "#b39ddb", "#f2c14e", "#ef6f6c", "#9ccc65", "#f48fb1"),
 )  # fmt: skip
@@ -117,6 +137,14 @@ TEXT_ON_BACKGROUND = (
     ("muted", "canvas"), ("memory_walk_text", "canvas"), ("verdict_equal_text", "verdict_equal"),
     ("verdict_stretched_text", "verdict_stretched"),
     ("verdict_incompatible_text", "verdict_incompatible"),
+    # graph labels on their node fills (ui/autograd, ui/forward)
+    ("graph_ink", "graph_backward"), ("graph_ink", "graph_leaf"), ("graph_ink", "graph_rewrite"),
+    ("graph_ink", "graph_module"), ("graph_ink", "graph_constant"), ("graph_ink", "graph_fold"),
+    ("graph_ink", "graph_failed"), ("graph_ink", "graph_visited"),
+    ("graph_ink", "graph_current_fill"), ("graph_on_tensor", "graph_tensor"),
+    ("graph_muted", "graph_backward"), ("graph_gradient", "graph_leaf"),
+    ("graph_gradient", "graph_label_background"), ("graph_ink", "graph_frame_4"),
+    ("graph_ink", "canvas"),
 )  # fmt: skip
 
 
