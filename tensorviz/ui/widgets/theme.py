@@ -47,6 +47,10 @@ LIGHT = Theme(
         "info_background": "#eef6fb", "info_border": "#98c1d9",
         "current_line": "#eef3fa", "failing_line": "#fde2e0",
         "plot_background": "#ffffff", "plot_foreground": "#1f2a44",
+        # Files: the tree's kinds of rows (calls use error_text, values ok_text) and the rows of
+        # tensors that share a storage or save a wasted one.
+        "kind_object": "#5b21b6", "kind_module": "#115e59", "kind_global": "#854d0e",
+        "kind_missing": "#b45309", "shared_background": "#fff4d6", "waste_background": "#fde8e8",
     },
     ("#3d5a80", "#ee6c4d", "#2a9d8f", "#8d5fd3", "#e9a23b", "#c0392b", "#5c7c2f", "#d6336c"),
 )  # fmt: skip
@@ -65,6 +69,8 @@ DARK = Theme(
         "info_background": "#1c2b3a", "info_border": "#3f6b8f",
         "current_line": "#242b3b", "failing_line": "#4a2326",
         "plot_background": "#181c24", "plot_foreground": "#d5dbe6",
+        "kind_object": "#c4a7f5", "kind_module": "#5fd0c0", "kind_global": "#e3b964",
+        "kind_missing": "#f0a35a", "shared_background": "#3b3320", "waste_background": "#432428",
     },
     ("#7fa7d9", "#ff8a65", "#4fc3b1", "#b39ddb", "#f2c14e", "#ef6f6c", "#9ccc65", "#f48fb1"),
 )  # fmt: skip
@@ -80,6 +86,12 @@ TEXT_ON_BACKGROUND = (
     ("warning_text", "notice_background"), ("text", "notice_background"),
     ("text", "info_background"), ("text", "code_background"), ("text", "current_line"),
     ("text", "failing_line"), ("text", "selection"), ("plot_foreground", "plot_background"),
+    # Files and Compare: kinds of rows and statuses on plain and alternate rows, shared storages.
+    ("kind_object", "window"), ("kind_object", "surface"), ("kind_module", "window"),
+    ("kind_module", "surface"), ("kind_global", "window"), ("kind_global", "surface"),
+    ("kind_missing", "window"), ("kind_missing", "surface"), ("error_text", "surface"),
+    ("ok_text", "surface"), ("warning_text", "window"), ("text", "shared_background"),
+    ("text", "waste_background"), ("text", "error_background"),
 )  # fmt: skip
 
 
