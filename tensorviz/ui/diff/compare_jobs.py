@@ -20,9 +20,7 @@ from tensorviz.core.files.inspection import FileChangedError, FileInspection, No
 from tensorviz.ui.files.file_jobs import one_line
 from tensorviz.ui.files.placeholders import filled
 
-
-def _tr(text: str) -> str:  # thread-safe: a job words its report in the language in force
-    return QCoreApplication.translate("CompareJobs", text)
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
 
 
 @dataclass(frozen=True)
@@ -66,7 +64,7 @@ class CompareJob(QRunnable):
         try:
             sides = []
             for which, side in (("A", self._request.a), ("B", self._request.b)):
-                opening = filled(_tr("opening %1: %2"), which, side.path)
+                opening = filled(translate("CompareJobs", "opening %1: %2"), which, side.path)
                 self._relay.progressed.emit(self._generation, 0, 0, opening)
                 sides.append(side.side())
             comparison = compare_sides(*sides, progress=self._progress,
@@ -75,7 +73,9 @@ class CompareJob(QRunnable):
             self._relay.failed.emit(self._generation, str(problem))
             return
         except BaseException as error:  # noqa: BLE001 — never an endless busy state
-            failed = filled(_tr("The comparison failed (%1)."), one_line(error))
+            failed = filled(
+                translate("CompareJobs", "The comparison failed (%1)."), one_line(error)
+            )
             self._relay.failed.emit(self._generation, failed)
             return
         self._relay.compared.emit(self._generation, comparison)
@@ -98,7 +98,7 @@ class PairReadJob(QRunnable):
             self._relay.pair_failed.emit(self._generation, str(changed))
             return
         except BaseException as error:  # noqa: BLE001
-            failed = filled(_tr("Reading failed (%1)."), one_line(error))
+            failed = filled(translate("CompareJobs", "Reading failed (%1)."), one_line(error))
             self._relay.pair_failed.emit(self._generation, failed)
             return
         self._relay.pair_read.emit(self._generation, a, b)

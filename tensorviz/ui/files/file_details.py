@@ -18,11 +18,9 @@ from tensorviz.ui.files.placeholders import filled
 from tensorviz.ui.widgets.layout_clearing import clear_layout
 from tensorviz.ui.widgets.retranslating import Retranslating
 
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
+
 Row = tuple[str, str, bool]  # our word for the fact, the fact, whether it is shown verbatim
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("FileDetails", text)
 
 
 class FileDetails(Retranslating, QWidget):
@@ -69,7 +67,11 @@ class FileDetails(Retranslating, QWidget):
         self.code.clear()
         self.code.hide()
         if inspection is None or node is None:
-            self.message.setText("" if inspection is None else _tr("Select an entry of the file."))
+            self.message.setText(
+                ""
+                if inspection is None
+                else translate("FileDetails", "Select an entry of the file.")
+            )
             self.message.setVisible(inspection is not None)
             return
         self.message.hide()
@@ -93,52 +95,66 @@ class FileDetails(Retranslating, QWidget):
 
 
 def detail_rows(node: Node, inspection: FileInspection, statistics: str | None) -> list[Row]:
-    entry = node.key_text() or _tr("(the whole file)")
-    rows: list[Row] = [(_tr("entry"), entry, bool(node.key_text())),
-                       (_tr("holds"), node_summary(node), True)]  # fmt: skip
+    entry = node.key_text() or translate("FileDetails", "(the whole file)")
+    rows: list[Row] = [(translate("FileDetails", "entry"), entry, bool(node.key_text())),
+                       (translate("FileDetails", "holds"), node_summary(node), True)]  # fmt: skip
     if node.tensor is not None:
         rows += _tensor_rows(node, inspection, statistics)
     else:
         rows += _other_rows(node)
     if node.source:
-        rows.append((_tr("file"), node.source, True))
+        rows.append((translate("FileDetails", "file"), node.source, True))
     return rows
 
 
 def _tensor_rows(node: Node, inspection: FileInspection, statistics: str | None) -> list[Row]:
     info = node.tensor
-    rows: list[Row] = [(_tr("device"), info.device, True)]
+    rows: list[Row] = [(translate("FileDetails", "device"), info.device, True)]
     if info.storage_id is None:
-        rows.append((_tr("layout"), info.layout, True))
+        rows.append((translate("FileDetails", "layout"), info.layout, True))
         if info.nnz is not None:
             rows.append(("nnz", f"{info.nnz:,}", True))
         return rows + [
-            (_tr("bytes"), f"{info.nbytes:,}", True),
-            (_tr("note"), info.problem or "", False),
-            (_tr("load it"), load_code(inspection, node.access), True),
+            (translate("FileDetails", "bytes"), f"{info.nbytes:,}", True),
+            (translate("FileDetails", "note"), info.problem or "", False),
+            (translate("FileDetails", "load it"), load_code(inspection, node.access), True),
         ]
     group = inspection.storages[info.storage_id]
     count = len(group.members)
     if count == 1:
-        storage = _tr("#%1: %2 bytes, read by one entry")
+        storage = translate("FileDetails", "#%1: %2 bytes, read by one entry")
     else:
         storage = QCoreApplication.translate("FileDetails", "#%1: %2 bytes, read by %n entries",
                                              "", count)  # fmt: skip
     rows += [
-        (_tr("stride"), str(info.stride), True),
-        (_tr("storage_offset"), str(info.storage_offset), True),
-        (_tr("bytes"), f"{info.nbytes:,}", True),
-        (_tr("storage"), filled(storage, info.storage_id, f"{group.nbytes:,}"), False),
+        (translate("FileDetails", "stride"), str(info.stride), True),
+        (translate("FileDetails", "storage_offset"), str(info.storage_offset), True),
+        (translate("FileDetails", "bytes"), f"{info.nbytes:,}", True),
+        (
+            translate("FileDetails", "storage"),
+            filled(storage, info.storage_id, f"{group.nbytes:,}"),
+            False,
+        ),
         # the keys it shares with come from the file
-        (_tr("sharing"), sharing_text(node, inspection) or _tr("its own storage"), True),
+        (
+            translate("FileDetails", "sharing"),
+            sharing_text(node, inspection) or translate("FileDetails", "its own storage"),
+            True,
+        ),
     ]
     if info.problem:
-        rows.append((_tr("note"), info.problem, False))
+        rows.append((translate("FileDetails", "note"), info.problem, False))
     if statistics:
-        rows.append((_tr("statistics"), statistics, False))
+        rows.append((translate("FileDetails", "statistics"), statistics, False))
     else:
-        rows.append((_tr("statistics"), _tr("not computed yet (Statistics, Ctrl+I)"), False))
-    return rows + [(_tr("load it"), load_code(inspection, node.access), True)]
+        rows.append(
+            (
+                translate("FileDetails", "statistics"),
+                translate("FileDetails", "not computed yet (Statistics, Ctrl+I)"),
+                False,
+            )
+        )
+    return rows + [(translate("FileDetails", "load it"), load_code(inspection, node.access), True)]
 
 
 def _other_rows(node: Node) -> list[Row]:
@@ -146,27 +162,49 @@ def _other_rows(node: Node) -> list[Row]:
     rows: list[Row] = []
     if node.kind == "call":
         rows += [
-            (_tr("callable"), node.class_name, True),
-            (_tr("would run"), node.danger or _tr("code from the module it names"), False),
-            (_tr("made?"), _tr("never: tensorviz records calls, it does not make them"), False),
+            (translate("FileDetails", "callable"), node.class_name, True),
+            (
+                translate("FileDetails", "would run"),
+                node.danger or translate("FileDetails", "code from the module it names"),
+                False,
+            ),
+            (
+                translate("FileDetails", "made?"),
+                translate("FileDetails", "never: tensorviz records calls, it does not make them"),
+                False,
+            ),
         ]
     elif node.kind in ("object", "module"):
-        rows.append((_tr("class"), node.class_name, True))
-        built = _tr("no: the state the file recorded, shown as data")
+        rows.append((translate("FileDetails", "class"), node.class_name, True))
+        built = translate("FileDetails", "no: the state the file recorded, shown as data")
         if node.kind == "module":
-            built = _tr("no: its submodules, parameters and buffers as the file recorded them")
-        rows.append((_tr("built?"), built, False))
+            built = translate(
+                "FileDetails",
+                "no: its submodules, parameters and buffers as the file recorded them",
+            )
+        rows.append((translate("FileDetails", "built?"), built, False))
     elif node.kind == "global":
-        rows.append((_tr("names"), filled(_tr("%1 (never imported)"), node.class_name), False))
+        rows.append(
+            (
+                translate("FileDetails", "names"),
+                filled(translate("FileDetails", "%1 (never imported)"), node.class_name),
+                False,
+            )
+        )
     elif node.kind == "value":
         kind = type(node.value).__name__ if node.value is not None else "None"
-        rows += [(_tr("type"), kind, True),
-                 (_tr("value"), _long_text(node.value, node.value_text), True)]  # fmt: skip
+        value = _long_text(node.value, node.value_text)
+        rows += [(translate("FileDetails", "type"), kind, True),
+                 (translate("FileDetails", "value"), value, True)]  # fmt: skip
     elif node.kind == "missing":
-        rows.append((_tr("why"), node.value_text, True))  # may quote a shard's name
+        rows.append(
+            (translate("FileDetails", "why"), node.value_text, True)
+        )  # may quote a shard's name
     if node.kind not in ("value", "global", "missing", "text", "call"):
-        on_disk = filled(_tr("%1 (each storage counted once)"), f"{node.total_bytes:,}")
-        rows.append((_tr("bytes on disk"), on_disk, False))
+        on_disk = filled(
+            translate("FileDetails", "%1 (each storage counted once)"), f"{node.total_bytes:,}"
+        )
+        rows.append((translate("FileDetails", "bytes on disk"), on_disk, False))
     return rows
 
 
@@ -174,5 +212,5 @@ def _long_text(value, short: str) -> str:
     if isinstance(value, str):
         if len(value) <= 2000:
             return value
-        return value[:2000] + filled(_tr("… (%1 long)"), f"{len(value):,}")
+        return value[:2000] + filled(translate("FileDetails", "… (%1 long)"), f"{len(value):,}")
     return short

@@ -33,6 +33,8 @@ COLUMNS = (
     QT_TRANSLATE_NOOP("FileTreeModel", "Sharing / file"),
     QT_TRANSLATE_NOOP("FileTreeModel", "Statistics"),
 )
+
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
 COLUMN_WIDTHS = (170, 130, 70, 230)  # at 100 %; the last column stretches
 NodeRole = Qt.ItemDataRole.UserRole + 1
 
@@ -154,7 +156,7 @@ class FileTreeModel(QAbstractItemModel):
         text = self._text(node, column)
         if column == 0:
             what = kind_word(node.kind) + (f" {node.class_name}" if node.class_name else "")
-            tip = filled(_tr("%1: %2"), text, what)
+            tip = filled(translate("FileTreeModel", "%1: %2"), text, what)
             return f"{tip} — {node.danger}" if node.danger else tip
         return text
 
@@ -170,18 +172,14 @@ class FileTreeModel(QAbstractItemModel):
             if not node.source:
                 return share
             if share:
-                return filled(_tr("%1; in %2"), share, node.source)
-            return filled(_tr("in %1"), node.source)
+                return filled(translate("FileTreeModel", "%1; in %2"), share, node.source)
+            return filled(translate("FileTreeModel", "in %1"), node.source)
         return self._statistics.get(node.access, "") if node.kind == "tensor" else ""
 
     def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return _tr(COLUMNS[section])
+            return translate("FileTreeModel", COLUMNS[section])
         return None
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("FileTreeModel", text)
 
 
 def file_tree_view(model: FileTreeModel) -> QTreeView:

@@ -297,8 +297,9 @@ class FilesPanel(Retranslating, QWidget):
             self.status_message.emit(skipped)
             return []
         try:
+            count = len(entries)  # (lupdate reads a name here, not a call)
             step = QCoreApplication.translate(
-                "FilesPanel", "load %n tensor(s) from a file", "", len(entries)
+                "FilesPanel", "load %n tensor(s) from a file", "", count
             )
             names = self.workspace.add(entries, step)
         except WorkspaceError as error:
@@ -337,10 +338,9 @@ class FilesPanel(Retranslating, QWidget):
             self._open_generation += 1
             for path in self._pending:
                 self.file_list.remove(path)
+            count = len(self._pending)
             self.status_message.emit(
-                QCoreApplication.translate(
-                    "FilesPanel", "Cancelled opening %n file(s)", "", len(self._pending)
-                )
+                QCoreApplication.translate("FilesPanel", "Cancelled opening %n file(s)", "", count)
             )
             self._pending.clear()
         self._stop_statistics()
