@@ -7,6 +7,7 @@ import math
 
 from tensorviz.core.diff.comparison import STATUSES, Comparison, TensorPair
 from tensorviz.core.diff.summaries import percent, status_words, summary_lines
+from tensorviz.core.files.text import joined
 from tensorviz.core.translation import _
 
 
@@ -50,13 +51,17 @@ def change_text(pair: TensorPair) -> str:
             )
         )
         if values.max_abs is not None:
-            parts.append(f"max |Δ| {figure(values.max_abs)}, mean |Δ| {figure(values.mean_abs)}")
+            parts.append(
+                _("max |Δ| {max}, mean |Δ| {mean}").format(
+                    max=figure(values.max_abs), mean=figure(values.mean_abs)
+                )
+            )
         if values.relative is not None:
             parts.append(f"‖Δ‖/‖A‖ {percent(values.relative)}")
         if values.cosine is not None:
             parts.append(_("cosine {value}").format(value=f"{values.cosine:.9g}"))
         parts += appeared_texts(values)
-    return "; ".join(parts)
+    return joined(parts)
 
 
 def appeared_texts(values) -> list[str]:
@@ -98,7 +103,7 @@ def overall_line(comparison: Comparison) -> str:
         extra.append(
             _("{n} tied-weight group(s) split or merged").format(n=len(comparison.sharing))
         )
-    text = "; ".join([head, *extra])
+    text = joined([head, *extra])
     if comparison.cancelled:
         return _("Cancelled — found so far: {found}").format(found=text)
     if comparison.error:

@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass
 
 from tensorviz.core.diff.comparison import Comparison, TensorPair
+from tensorviz.core.files.text import joined
 from tensorviz.core.translation import _, ngettext
 
 
@@ -85,7 +86,7 @@ def summary_lines(comparison: Comparison) -> list[str]:
         fragments = lines.setdefault(head, [])
         shown = name if not fragments else name[len(head) + 1 :] or name
         fragments.append(layer_summary(shown, [p for layer in run for p in layer.pairs]))
-    return ["; ".join(fragments) for fragments in lines.values()]
+    return [joined(fragments) for fragments in lines.values()]
 
 
 def common_prefix(names: list[str]) -> str:
@@ -176,4 +177,4 @@ def layer_summary(name: str, pairs: list[TensorPair]) -> str:
             parts.append(words.format(n=counts[status]))
     if renamed:
         parts.append(_("{n} renamed").format(n=renamed))
-    return _("{name}: {parts}").format(name=name, parts=", ".join(parts))
+    return _("{name}: {parts}").format(name=name, parts=joined(parts, items=True))

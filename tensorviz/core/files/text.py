@@ -16,6 +16,12 @@ from tensorviz.core.translation import _, ngettext
 NO_BYTES = ("value", "call", "global", "missing", "text")
 
 
+def joined(parts: list[str], items: bool = False) -> str:
+    """The parts of one line with the language's separator: '; ' (', ' between items) in
+    English, the catalogue's full-width '；' / '，' in a Chinese sentence."""
+    return (_(", ") if items else _("; ")).join(parts)
+
+
 def format_bytes(n: int) -> str:
     for unit, size in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
         if n >= size:
@@ -70,7 +76,7 @@ def sharing_text(node: Node, inspection: FileInspection) -> str:
     if group.wasted_bytes > 0 and node.tensor.storage_nbytes > node.tensor.nbytes:
         unused = format_bytes(group.wasted_bytes)
         parts.append(_("saves its whole storage: {size} unused").format(size=unused))
-    return "; ".join(parts)
+    return joined(parts)
 
 
 def tree_lines(inspection: FileInspection) -> list[str]:

@@ -46,6 +46,7 @@ from tensorviz.ui.widgets.scrolling import scrolling
 from tensorviz.ui.widgets.shortcut_buttons import set_shortcut_button_text, shortcut_button
 from tensorviz.ui.widgets.theme import colour, scaled
 from tensorviz.ui.window.appearance import Appearance
+from tensorviz.ui.window.language import LanguageSwitcher
 
 
 def _sideways(widget: QWidget) -> QWidget:
@@ -85,6 +86,7 @@ class ComparePanel(Retranslating, QWidget):
         self._build()
         self._update_actions()
         Appearance.shared().changed.connect(self.restyle)
+        LanguageSwitcher.shared().language_changed.connect(self._reword_comparison)
         self.restyle()
         self.retranslate()
 
@@ -228,6 +230,12 @@ class ComparePanel(Retranslating, QWidget):
         if request.a.node is None and request.b.node is None:
             request = CompareRequest(SideRequest(request.a.path), SideRequest(request.b.path))
         self.compare(request)
+
+    def _reword_comparison(self, _language: str) -> None:
+        """A pair's notes are core's words made while comparing: compare again in the new
+        language (the table keeps the words before until the new result is in)."""
+        if self.comparison is not None and self._job is None:
+            self.compare_again()
 
     def swap(self) -> None:
         if self.request is not None:

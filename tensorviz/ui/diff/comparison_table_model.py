@@ -20,6 +20,7 @@ from PySide6.QtGui import QBrush, QFont
 from tensorviz.core.diff.comparison import Comparison, TensorPair
 from tensorviz.core.diff.report import appeared_texts, change_text, figure, pair_name, status_text
 from tensorviz.core.diff.summaries import LayerChange, layer_changes, layer_summary, percent
+from tensorviz.core.files.text import joined
 from tensorviz.ui.files.placeholders import filled
 from tensorviz.ui.widgets.theme import colour
 
@@ -260,7 +261,7 @@ class ComparisonTableModel(QAbstractTableModel):
             return _info_text(pair.a if column == 2 else pair.b)
         if column == 9:
             words = pair.facts_changed() + (appeared_texts(values) if values is not None else [])
-            return "; ".join(words + pair.notes[:1])
+            return joined(words + pair.notes[:1])
         if values is None:
             return ""
         if column == RELATIVE_COLUMN:

@@ -48,6 +48,7 @@ from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.shortcut_buttons import set_shortcut_button_text, shortcut_button
 from tensorviz.ui.widgets.theme import scaled
 from tensorviz.ui.window.appearance import Appearance
+from tensorviz.ui.window.language import LanguageSwitcher
 from tensorviz.ui.workbench.value_view import ValueView
 
 
@@ -64,6 +65,7 @@ class FilesPanel(Retranslating, QWidget):
         self.current_path: str | None = None
         self.save_dialog: SaveTensorsDialog | None = None
         self._pending: set[str] = set()
+        self._rewording: set[str] = set()  # open files read again in a new language
         self._open_generation = 0
         self._statistics_generation = 0
         self._statistics_job: StatisticsJob | None = None
@@ -78,6 +80,7 @@ class FilesPanel(Retranslating, QWidget):
         self._build()
         self._update_actions()
         Appearance.shared().changed.connect(self.restyle)
+        LanguageSwitcher.shared().language_changed.connect(self._reword_open_files)
         self.restyle()
         self.retranslate()
 
@@ -188,7 +191,27 @@ class FilesPanel(Retranslating, QWidget):
         """Every file in the list, in order (opened, failed or still opening)."""
         return self.file_list.paths()
 
+    def _reword_open_files(self, _language: str) -> None:
+        """Core's words about a file (its rows, notes, weights_only sentences) are made when it is
+        read: read the open files again in the background; the old words stay until then."""
+        for path in set(self.inspections) - self._rewording:
+            self._rewording.add(path)
+            self._pool.start(OpenFileJob(path, self._open_generation, self._relay))
+
+    def _take_reworded(self, path: str, inspection: FileInspection) -> None:
+        self._rewording.discard(path)
+        self.inspections[path] = inspection
+        self.file_list.show_opened(path)
+        if path == self.current_path:  # the file and the entry shown stay
+            keys = [node.key_text() for node in self.selected_nodes()]
+            self.show_file(path)
+            if keys and any(n.key_text() == keys[0] for n in walk(inspection.root)):
+                self.select_entry(keys[0])
+
     def _on_file_opened(self, generation: int, path: str, inspection: FileInspection) -> None:
+        if generation == self._open_generation and path in self._rewording:
+            self._take_reworded(path, inspection)
+            return
         if generation != self._open_generation or path not in self._pending:
             return  # cancelled meanwhile
         self._pending.discard(path)
@@ -343,6 +366,7 @@ class FilesPanel(Retranslating, QWidget):
                 QCoreApplication.translate("FilesPanel", "Cancelled opening %n file(s)", "", count)
             )
             self._pending.clear()
+        self._rewording.clear()  # their results are then dropped (neither pending nor rewording)
         self._stop_statistics()
         self._update_actions()
 
@@ -376,12 +400,13 @@ class FilesPanel(Retranslating, QWidget):
             self._on_statistics_finished(generation, True)
 
     def is_busy(self) -> bool:
-        return bool(self._pending) or self._pool.activeThreadCount() > 0
+        return bool(self._pending or self._rewording) or self._pool.activeThreadCount() > 0
 
     def shutdown(self) -> None:
         """Drop pending work and join the workers; safe to call more than once."""
         self._open_generation += 1
         self._pending.clear()
+        self._rewording.clear()
         self._stop_statistics()
         self.values_loader.drop()
         self._pool.clear()

@@ -50,6 +50,8 @@ class SafetyNotice(Retranslating, QFrame):
         self.inspection = inspection
         sentences = inspection.safety_sentences(with_code=False) if inspection else []
         if not sentences:
+            self.text.clear()  # no stale words of another file (or language) left behind
+            self.code = None
             self.hide()
             return
         runs = bool(inspection.calls)
