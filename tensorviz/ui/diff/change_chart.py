@@ -1,6 +1,7 @@
 """Relative change ‖Δ‖/‖A‖ per layer as horizontal bars, in the model's order from top to
 bottom, so a person sees at a glance where the model moved. Clicking a bar names its layer.
-Colours are the theme's and the labels follow the zoom: both are redone on Appearance.changed."""
+Colours are the theme's and the labels follow the zoom: both are redone after a change of theme
+or zoom (Restyling)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ from PySide6.QtWidgets import QApplication
 
 from tensorviz.core.diff.summaries import LayerChange, common_prefix, percent
 from tensorviz.ui.files.placeholders import filled
+from tensorviz.ui.files.restyling import Restyling
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import colour, current_theme, scaled
-from tensorviz.ui.window.appearance import Appearance
 
 MAX_LABEL = 28  # characters of a layer name beside its bar
 
@@ -25,7 +26,7 @@ def _label(name: str) -> str:
     return name if len(name) <= MAX_LABEL else "…" + name[-(MAX_LABEL - 1) :]
 
 
-class ChangeChart(Retranslating, pg.PlotWidget):
+class ChangeChart(Restyling, Retranslating, pg.PlotWidget):
     layer_clicked = Signal(str)
 
     def __init__(self, parent=None) -> None:
@@ -41,7 +42,6 @@ class ChangeChart(Retranslating, pg.PlotWidget):
         self.bars = pg.BarGraphItem(x0=[], y=[], height=0.7, width=[], brushes=[])
         plot.addItem(self.bars)
         self.scene().sigMouseClicked.connect(self._on_clicked)
-        Appearance.shared().changed.connect(self.restyle)
         self.restyle()
 
     def retranslate(self) -> None:

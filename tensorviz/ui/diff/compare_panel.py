@@ -30,6 +30,7 @@ from tensorviz.core.diff.comparison import Comparison
 from tensorviz.core.diff.report import overall_line, value_lines
 from tensorviz.core.diff.summaries import layer_changes, summary_lines
 from tensorviz.core.files.inspection import FileInspection
+from tensorviz.core.translation import current_language
 from tensorviz.ui.diff.change_chart import ChangeChart
 from tensorviz.ui.diff.compare_dialog import CompareDialog
 from tensorviz.ui.diff.compare_jobs import CompareJob, CompareRelay, CompareRequest, SideRequest
@@ -41,12 +42,11 @@ from tensorviz.ui.diff.comparison_table_model import (
 )
 from tensorviz.ui.diff.pair_values_view import PairValuesDialog
 from tensorviz.ui.files.placeholders import filled
+from tensorviz.ui.files.restyling import Restyling
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.scrolling import scrolling
 from tensorviz.ui.widgets.shortcut_buttons import set_shortcut_button_text, shortcut_button
 from tensorviz.ui.widgets.theme import colour, scaled
-from tensorviz.ui.window.appearance import Appearance
-from tensorviz.ui.window.language import LanguageSwitcher
 
 
 def _sideways(widget: QWidget) -> QWidget:
@@ -61,7 +61,7 @@ def _fit_sideways(scroll, widget: QWidget) -> None:
     scroll.setFixedHeight(widget.sizeHint().height() + bar_height + 2)
 
 
-class ComparePanel(Retranslating, QWidget):
+class ComparePanel(Restyling, Retranslating, QWidget):
     status_message = Signal(str)
     comparison_finished = Signal(object)  # Comparison (maybe cancelled or stopped)
 
@@ -83,10 +83,9 @@ class ComparePanel(Retranslating, QWidget):
         self._relay.failed.connect(self._on_failed)
         self._error: str | None = None  # why the last comparison asked for could not start
         self._shown_request: CompareRequest | None = None  # the request `comparison` answers
+        self._words_language = current_language()  # the language of the pairs' notes
         self._build()
         self._update_actions()
-        Appearance.shared().changed.connect(self.restyle)
-        LanguageSwitcher.shared().language_changed.connect(self._reword_comparison)
         self.restyle()
         self.retranslate()
 
@@ -176,6 +175,9 @@ class ComparePanel(Retranslating, QWidget):
         self.model.retranslate()
         self._show_texts()
         self._fit_rows()
+        if self._words_language != current_language():
+            self._words_language = current_language()
+            self._reword_comparison()
 
     def restyle(self) -> None:
         """Sizes set by hand at the zoom in force; colours written into the texts."""
@@ -231,7 +233,7 @@ class ComparePanel(Retranslating, QWidget):
             request = CompareRequest(SideRequest(request.a.path), SideRequest(request.b.path))
         self.compare(request)
 
-    def _reword_comparison(self, _language: str) -> None:
+    def _reword_comparison(self) -> None:
         """A pair's notes are core's words made while comparing: compare again in the new
         language (the table keeps the words before until the new result is in)."""
         if self.comparison is not None and self._job is None:

@@ -30,10 +30,10 @@ from tensorviz.core.diff.report import change_text, pair_name, status_text
 from tensorviz.core.tensors.summary import default_table_dims, slice_2d
 from tensorviz.ui.diff.compare_jobs import CompareRelay, PairReadJob
 from tensorviz.ui.files.placeholders import filled
+from tensorviz.ui.files.restyling import Restyling
 from tensorviz.ui.widgets.layout_clearing import clear_layout
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import colour, current_theme, scaled
-from tensorviz.ui.window.appearance import Appearance
 from tensorviz.ui.workbench.value_table_model import TensorTableModel
 from tensorviz.ui.workbench.value_view import heatmap_values
 
@@ -47,7 +47,7 @@ def slice_difference(a: torch.Tensor, b: torch.Tensor, dims, fixed) -> torch.Ten
     return slice_2d(a, *dims, fixed).to(wide) - slice_2d(b, *dims, fixed).to(wide)
 
 
-class PairValuesDialog(Retranslating, QDialog):
+class PairValuesDialog(Restyling, Retranslating, QDialog):
     def __init__(self, pair: TensorPair, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.pair = pair
@@ -64,7 +64,6 @@ class PairValuesDialog(Retranslating, QDialog):
         self._status: str | None = None  # None: still reading; else what the reading said
         self.resize(1100, 700)
         self._build()
-        Appearance.shared().changed.connect(self.restyle)
         self.restyle()
         self.retranslate()
         self._pool.start(PairReadJob(pair, self._generation, self._relay))

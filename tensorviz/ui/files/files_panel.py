@@ -29,6 +29,7 @@ from tensorviz.core.files.inspection import (
 from tensorviz.core.files.text import explain_file_error, workspace_entries
 from tensorviz.core.files.tree import walk
 from tensorviz.core.tensors.workspace import Workspace, WorkspaceError
+from tensorviz.core.translation import current_language
 from tensorviz.ui.files.file_details import FileDetails
 from tensorviz.ui.files.file_jobs import FileJobRelay, OpenFileJob, StatisticsJob
 from tensorviz.ui.files.file_list import FileList
@@ -40,6 +41,7 @@ from tensorviz.ui.files.file_tree_model import (
     fit_to_zoom,
 )
 from tensorviz.ui.files.placeholders import filled
+from tensorviz.ui.files.restyling import Restyling
 from tensorviz.ui.files.safety_notice import SafetyNotice
 from tensorviz.ui.files.save_dialog import SaveTensorsDialog
 from tensorviz.ui.files.values_loader import ValuesLoader
@@ -47,12 +49,10 @@ from tensorviz.ui.widgets.error_panel import ErrorPanel
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.shortcut_buttons import set_shortcut_button_text, shortcut_button
 from tensorviz.ui.widgets.theme import scaled
-from tensorviz.ui.window.appearance import Appearance
-from tensorviz.ui.window.language import LanguageSwitcher
 from tensorviz.ui.workbench.value_view import ValueView
 
 
-class FilesPanel(Retranslating, QWidget):
+class FilesPanel(Restyling, Retranslating, QWidget):
     status_message = Signal(str)
     file_loaded = Signal(str)  # path; its inspection (or its error) is shown
     statistics_finished = Signal(bool)  # cancelled
@@ -66,6 +66,7 @@ class FilesPanel(Retranslating, QWidget):
         self.save_dialog: SaveTensorsDialog | None = None
         self._pending: set[str] = set()
         self._rewording: set[str] = set()  # open files read again in a new language
+        self._words_language = current_language()  # the language core's words were made in
         self._open_generation = 0
         self._statistics_generation = 0
         self._statistics_job: StatisticsJob | None = None
@@ -79,8 +80,6 @@ class FilesPanel(Retranslating, QWidget):
         self._relay.statistics_failed.connect(self._on_statistics_failed)
         self._build()
         self._update_actions()
-        Appearance.shared().changed.connect(self.restyle)
-        LanguageSwitcher.shared().language_changed.connect(self._reword_open_files)
         self.restyle()
         self.retranslate()
 
@@ -154,6 +153,9 @@ class FilesPanel(Retranslating, QWidget):
         self.tabs.setTabText(0, self.tr("Details"))
         self.tabs.setTabText(1, self.tr("Values"))
         self.model.retranslate()
+        if self._words_language != current_language():
+            self._words_language = current_language()
+            self._reword_open_files()
 
     def restyle(self) -> None:
         """Sizes set by hand, at the zoom in force (fonts and colours follow by themselves)."""
@@ -191,7 +193,7 @@ class FilesPanel(Retranslating, QWidget):
         """Every file in the list, in order (opened, failed or still opening)."""
         return self.file_list.paths()
 
-    def _reword_open_files(self, _language: str) -> None:
+    def _reword_open_files(self) -> None:
         """Core's words about a file (its rows, notes, weights_only sentences) are made when it is
         read: read the open files again in the background; the old words stay until then."""
         for path in set(self.inspections) - self._rewording:
