@@ -62,7 +62,7 @@ class PairValuesDialog(Restyling, Retranslating, QDialog):
         self._relay.pair_read.connect(self._on_pair_read)
         self._relay.pair_failed.connect(self._on_pair_failed)
         self._status: str | None = None  # None: still reading; else what the reading said
-        self.resize(1100, 700)
+        self._fit_to_screen()
         self._build()
         self.restyle()
         self.retranslate()
@@ -79,6 +79,14 @@ class PairValuesDialog(Restyling, Retranslating, QDialog):
         self.status.setText(self._status_text())
         if self.a is not None:
             self._fill_combos()
+
+    def _fit_to_screen(self) -> None:
+        """1100 × 700 at 100 %, larger with the zoom, never larger than the screen."""
+        room = self.screen().availableGeometry() if self.screen() is not None else None
+        width, height = scaled(1100), scaled(700)
+        if room is not None:
+            width, height = min(width, room.width()), min(height, room.height())
+        self.resize(width, height)
 
     def restyle(self) -> None:
         """The heatmap in the theme's colours; cells and columns at the zoom in force."""
@@ -123,13 +131,16 @@ class PairValuesDialog(Restyling, Retranslating, QDialog):
         self.models = [TensorTableModel(self) for _unused in range(3)]
         self.tables = []
         grid = QGridLayout()
-        titles = (f"A: {self.pair.a.key}", f"B: {self.pair.b.key}", "A − B")
+        # the heading names the pair; each caption says its side, the key is in its tooltip
+        # (two long keys side by side would not fit at a large zoom)
+        titles = ("A", "B", "A − B")
+        tips = (f"A: {self.pair.a.key}", f"B: {self.pair.b.key}", "A − B")
         for column, (title, model) in enumerate(zip(titles, self.models, strict=True)):
             table = QTableView()
             table.setModel(model)
             self.tables.append(table)
-            caption = QLabel(title)
-            caption.setToolTip(title)
+            caption = QLabel(f"<b>{title}</b>")
+            caption.setToolTip(tips[column])
             caption.setProperty("verbatim", True)  # the keys, as the files have them
             grid.addWidget(caption, 0, column)
             grid.addWidget(table, 1, column)

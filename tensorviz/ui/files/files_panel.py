@@ -202,12 +202,19 @@ class FilesPanel(Restyling, Retranslating, QWidget):
 
     def _take_reworded(self, path: str, inspection: FileInspection) -> None:
         self._rewording.discard(path)
+        before = self.inspections.get(path)
+        if inspection.error and before is not None and not before.error:
+            return  # gone or damaged since: keep what was read, in the words it was read with
         self.inspections[path] = inspection
         self.file_list.show_opened(path)
         if path == self.current_path:  # the file and the entry shown stay
             keys = [node.key_text() for node in self.selected_nodes()]
             self.show_file(path)
-            if keys and any(n.key_text() == keys[0] for n in walk(inspection.root)):
+            if (
+                keys
+                and inspection.root is not None
+                and any(n.key_text() == keys[0] for n in walk(inspection.root))
+            ):
                 self.select_entry(keys[0])
 
     def _on_file_opened(self, generation: int, path: str, inspection: FileInspection) -> None:

@@ -8,9 +8,17 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QWidget,
+)
 
 from tensorviz.core.files.inspection import FileInspection
 from tensorviz.ui.widgets.retranslating import Retranslating
@@ -21,15 +29,23 @@ class SafetyNotice(Retranslating, QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("safetyNotice")
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)  # no taller
         self.inspection: FileInspection | None = None
         self.text = QLabel()
         self.text.setWordWrap(True)
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.scroll = QScrollArea()  # a long list of refused globals scrolls, the tree keeps room
+        self.scroll.setWidget(self.text)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.viewport().setAutoFillBackground(False)  # the frame's colour shows through
+        self.scroll.viewport().installEventFilter(self)
+        self.text.setAutoFillBackground(False)
         self.copy_button = QPushButton()
         self.copy_button.clicked.connect(self._on_copy_clicked)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
-        layout.addWidget(self.text, 1)
+        layout.addWidget(self.scroll, 1)
         layout.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignTop)
         self.code: str | None = None
         self.hide()
@@ -66,6 +82,18 @@ class SafetyNotice(Retranslating, QFrame):
         head = f"<b style='color:{red}'>{heading}</b> " if runs else ""
         self.text.setText(head + "<br>".join(lines))
         self.show()
+        self._fit_height()
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt override)
+        if watched is self.scroll.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_height()  # the text's height follows the width it is given
+        return super().eventFilter(watched, event)
+
+    def _fit_height(self) -> None:
+        """As tall as its text, at most four lines at the zoom in force (then it scrolls)."""
+        most = 4 * self.text.fontMetrics().lineSpacing() + 4
+        needed = self.text.heightForWidth(max(self.scroll.viewport().width(), 1))
+        self.scroll.setFixedHeight(min(max(needed, self.text.fontMetrics().lineSpacing()), most))
 
     def _on_copy_clicked(self) -> None:
         if self.code:

@@ -98,3 +98,21 @@ def test_switching_language_rewords_the_open_files_area(window, qtbot, tmp_path)
     assert files.model.headerData(0, Qt.Orientation.Horizontal) == "Name"
     qtbot.waitUntil(lambda: not files.is_busy(), timeout=30_000)
     assert files.current_path == hostile and files.model.data(files.model.index(0, 0)) == "(file)"
+
+
+def test_a_file_gone_since_it_was_opened_stays_shown_through_a_switch(window, qtbot, tmp_path):
+    window.show_area("files")
+    path = tmp_path / "gone.pt"
+    torch.save({"w": torch.ones(3)}, path)
+    window.open_paths([str(path)])
+    files = window.panel("files")
+    qtbot.waitUntil(lambda: str(path) in files.inspections and not files.is_busy(), timeout=30_000)
+    path.unlink()  # deleted after opening: reading it again in Chinese fails
+    window.language_menu.choices["zh_CN"].trigger()
+    try:
+        qtbot.waitUntil(lambda: files.statistics_button.text() == "统计")
+        qtbot.waitUntil(lambda: not files.is_busy(), timeout=30_000)
+        assert files.inspections[str(path)].error is None  # what was read is kept
+        assert files.model.inspection is not None and not files.error_panel.isVisible()
+    finally:
+        window.language_menu.choices["en"].trigger()
