@@ -9,7 +9,7 @@ import math
 
 import numpy
 import pyqtgraph as pg
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QApplication
 
@@ -28,6 +28,8 @@ def _label(name: str) -> str:
 
 class ChangeChart(Restyling, Retranslating, pg.PlotWidget):
     layer_clicked = Signal(str)
+    _title: str | None = None  # the axis title in full (shown cut to the width); a class
+    # attribute because PlotWidget resizes itself while it is being built
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -98,13 +100,28 @@ class ChangeChart(Restyling, Retranslating, pg.PlotWidget):
             title = filled(self.tr("‖Δ‖/‖A‖ per layer of %1 (%)"), prefix.rstrip("."))
         else:
             title = self.tr("‖Δ‖/‖A‖ per layer (%)")
-        size = f"{QApplication.font().pointSizeF():g}pt"
-        self.getPlotItem().setLabel("bottom", title, color=colour("plot_foreground").name(),
-                                    **{"font-size": size})  # fmt: skip
+        self._title = title
+        self._place_title()
         listed = list(zip(self.names, figures, strict=True))[:40]
-        self.setToolTip("\n".join(f"{name}: {percent(figure)}" for name, figure in listed))
+        lines = [title, *(f"{name}: {percent(figure)}" for name, figure in listed)]
+        self.setToolTip("\n".join(lines))
         self.getPlotItem().setXRange(0, widest * 1.05, padding=0)
         self.getPlotItem().setYRange(-0.6, max(len(layers), 1) - 0.4, padding=0)
+
+    def _place_title(self) -> None:
+        """The axis title, cut with … to the chart's width (whole in the tooltip): a narrow
+        chart at a large zoom must not clip it mid-word."""
+        metrics = QFontMetrics(QApplication.font())
+        room = max(self.width() - scaled(24), scaled(60))
+        shown = metrics.elidedText(self._title, Qt.TextElideMode.ElideMiddle, room)
+        size = f"{QApplication.font().pointSizeF():g}pt"
+        self.getPlotItem().setLabel("bottom", shown, color=colour("plot_foreground").name(),
+                                    **{"font-size": size})  # fmt: skip
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        if self._title is not None:
+            self._place_title()
 
     def _on_clicked(self, event) -> None:
         point = self.getPlotItem().vb.mapSceneToView(event.scenePos())
