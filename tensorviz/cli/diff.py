@@ -28,6 +28,7 @@ def _tolerance(text: str) -> float:
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = _(COMMAND.summary)  # (the summary was made before the language was set)
     parser.add_argument(
         "a", help=_("the reference checkpoint (.pt/.pth/.bin/.ckpt, .safetensors…)")
     )
@@ -74,7 +75,9 @@ def _run_diff(args: argparse.Namespace) -> int:
 
 COMMAND = Subcommand(
     "diff",
-    "two checkpoints compared tensor by tensor; exit 0 equal, 1 differ, 2 bad input",
+    _(
+        "two checkpoints compared tensor by tensor; exit 0 equal, 1 differ, 2 bad input"
+    ),  # extracted for the catalogue; translated again when shown (see _add_arguments)
     _add_arguments,
     _run_diff,
 )

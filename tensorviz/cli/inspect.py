@@ -17,6 +17,7 @@ EXIT_UNREADABLE, EXIT_RUNS_CODE = 2, 3
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = _(COMMAND.summary)  # (the summary was made before the language was set)
     parser.add_argument(
         "file",
         help=_(
@@ -57,7 +58,9 @@ def _run_inspect(args: argparse.Namespace) -> int:
 
 COMMAND = Subcommand(
     "inspect",
-    "what a checkpoint holds, read without running it: tree, values, shared storages, calls",
+    _(
+        "what a checkpoint holds, read without running it: tree, values, shared storages, calls"
+    ),  # extracted for the catalogue; translated again when shown (see _add_arguments)
     _add_arguments,
     _run_inspect,
 )

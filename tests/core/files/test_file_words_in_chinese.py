@@ -66,3 +66,13 @@ def test_the_tree_is_worded_in_chinese_and_keys_stay_as_written(tmp_path, chines
     assert lines[1] == "格式：torch.save（zip 格式）"
     assert "[存储 #0 与 ['decoder.weight'] 共享]" in lines[4]  # the key as the file wrote it
     assert lines[-1] == "1 个存储中共有 2 个张量，24 B；1 个存储被多个条目共享"
+
+
+def test_inspect_help_describes_the_command_in_chinese(capsys, monkeypatch):
+    monkeypatch.setenv("LANGUAGE", "zh_CN")
+    try:
+        with pytest.raises(SystemExit):
+            main(["inspect", "--help"])
+    finally:
+        translation.set_language("en")
+    assert "检查点里有什么，不运行它就读出来" in capsys.readouterr().out
