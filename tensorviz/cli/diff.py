@@ -10,30 +10,39 @@ import math
 import sys
 
 from tensorviz.cli.arguments import CliInputError, Subcommand, print_json
+from tensorviz.core.translation import _
 
 
 def _tolerance(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            _("not a number: {text}").format(text=repr(text))
+        ) from None
     if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, not {text}")
+        raise argparse.ArgumentTypeError(
+            _("must be a finite number >= 0, not {text}").format(text=text)
+        )
     return value
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("a", help="the reference checkpoint (.pt/.pth/.bin/.ckpt, .safetensors…)")
-    parser.add_argument("b", help="the checkpoint compared with it")
+    parser.description = _(COMMAND.summary)  # (the summary was made before the language was set)
+    parser.add_argument(
+        "a", help=_("the reference checkpoint (.pt/.pth/.bin/.ckpt, .safetensors…)")
+    )
+    parser.add_argument("b", help=_("the checkpoint compared with it"))
     parser.add_argument(
         "--atol",
         type=_tolerance,
         default=0.0,
-        help="absolute tolerance: |b - a| <= atol + rtol*|a| is equal",
+        help=_("absolute tolerance: |b - a| <= atol + rtol*|a| is equal"),
     )
-    parser.add_argument("--rtol", type=_tolerance, default=0.0, help="relative tolerance")
-    parser.add_argument("--only-changed", action="store_true",
-                        help="leave out tensors that are unchanged")  # fmt: skip
+    parser.add_argument("--rtol", type=_tolerance, default=0.0, help=_("relative tolerance"))
+    parser.add_argument(
+        "--only-changed", action="store_true", help=_("leave out tensors that are unchanged")
+    )
 
 
 def _run_diff(args: argparse.Namespace) -> int:
@@ -49,10 +58,11 @@ def _run_diff(args: argparse.Namespace) -> int:
             raise CliInputError(f"{which}: {problem}") from None
     for which, side in zip("AB", sides, strict=True):
         if side.calls:  # compared all the same: nothing in a file ever runs
-            calls = ", ".join(side.calls)
-            print(f"tensorviz diff: note: {which} holds calls a plain "
-                  f"torch.load(weights_only=False) would make: {calls} (none was made)",
-                  file=sys.stderr)  # fmt: skip
+            note = _(
+                "note: {side} holds calls a plain torch.load(weights_only=False) would make: "
+                "{calls} (none was made)"
+            ).format(side=which, calls=", ".join(side.calls))
+            print(f"tensorviz diff: {note}", file=sys.stderr)
     comparison = compare_sides(*sides, atol=args.atol, rtol=args.rtol)
     if args.json:
         print_json(comparison_json(comparison, args.only_changed))
@@ -65,7 +75,9 @@ def _run_diff(args: argparse.Namespace) -> int:
 
 COMMAND = Subcommand(
     "diff",
-    "two checkpoints compared tensor by tensor; exit 0 equal, 1 differ, 2 bad input",
+    _(
+        "two checkpoints compared tensor by tensor; exit 0 equal, 1 differ, 2 bad input"
+    ),  # extracted for the catalogue; translated again when shown (see _add_arguments)
     _add_arguments,
     _run_diff,
 )

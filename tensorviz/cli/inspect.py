@@ -11,15 +11,19 @@ import argparse
 import sys
 
 from tensorviz.cli.arguments import Subcommand, print_json
+from tensorviz.core.translation import _
 
 EXIT_UNREADABLE, EXIT_RUNS_CODE = 2, 3
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = _(COMMAND.summary)  # (the summary was made before the language was set)
     parser.add_argument(
         "file",
-        help="a .pt/.pth/.bin/.ckpt, .safetensors, .npy or .npz file, a TorchScript archive, an "
-        "*.index.json, a checkpoint folder or a torch.distributed.checkpoint folder",
+        help=_(
+            "a .pt/.pth/.bin/.ckpt, .safetensors, .npy or .npz file, a TorchScript archive, an "
+            "*.index.json, a checkpoint folder or a torch.distributed.checkpoint folder"
+        ),
     )
 
 
@@ -34,21 +38,29 @@ def _run_inspect(args: argparse.Namespace) -> int:
     elif inspection.error is None:
         print("\n".join(tree_lines(inspection)))
     if inspection.error is not None:
-        print(f"tensorviz inspect: error: {one_line(inspection.error)}", file=sys.stderr)
+        error = _("error: {message}").format(message=one_line(inspection.error))
+        print(f"tensorviz inspect: {error}", file=sys.stderr)
         return EXIT_UNREADABLE
     if inspection.calls:
         texts = inspection.safety.call_texts(80)
-        shown = "; ".join(texts[:3]) + (f"; and {len(texts) - 3} more" if len(texts) > 3 else "")
-        message = (f"{args.file} holds {len(texts)} call(s) that torch.load(weights_only=False) "
-                   f"would make: {shown} (none was made)")  # fmt: skip
-        print(f"tensorviz inspect: warning: {one_line(message, 600)}", file=sys.stderr)
+        shown = "; ".join(texts[:3])
+        if len(texts) > 3:
+            shown = _("{calls}; and {n} more").format(calls=shown, n=len(texts) - 3)
+        message = _(
+            "{file} holds {n} call(s) that torch.load(weights_only=False) would make: "
+            "{calls} (none was made)"
+        ).format(file=args.file, n=len(texts), calls=shown)
+        warning = _("warning: {message}").format(message=one_line(message, 600))
+        print(f"tensorviz inspect: {warning}", file=sys.stderr)
         return EXIT_RUNS_CODE
     return 0
 
 
 COMMAND = Subcommand(
     "inspect",
-    "what a checkpoint holds, read without running it: tree, values, shared storages, calls",
+    _(
+        "what a checkpoint holds, read without running it: tree, values, shared storages, calls"
+    ),  # extracted for the catalogue; translated again when shown (see _add_arguments)
     _add_arguments,
     _run_inspect,
 )

@@ -24,6 +24,7 @@ from tensorviz.core.diff.tensor_difference import (
     never,
 )
 from tensorviz.core.files.inspection import FileChangedError, TensorInfo
+from tensorviz.core.translation import _
 
 # What a row is; "changed" covers values, shape, dtype and layout.
 STATUSES = ("changed", "unchanged", "only_a", "only_b", "not_compared")
@@ -54,10 +55,13 @@ class TensorPair:
             return []
         ia, ib = self.a.info, self.b.info
         changes = []
-        for what, old, new in (("shape", ia.shape, ib.shape), ("dtype", ia.dtype, ib.dtype),
-                               ("layout", ia.layout, ib.layout)):  # fmt: skip
+        for fact, old, new in (
+            (_("shape {old} → {new}"), ia.shape, ib.shape),
+            (_("dtype {old} → {new}"), ia.dtype, ib.dtype),
+            (_("layout {old} → {new}"), ia.layout, ib.layout),
+        ):
             if old != new:
-                changes.append(f"{what} {_listed(old)} → {_listed(new)}")
+                changes.append(fact.format(old=_listed(old), new=_listed(new)))
         return changes
 
 
@@ -161,7 +165,7 @@ def _value_differences(side_a: ComparedSide, side_b: ComparedSide):
     differences = []
     for match in plan.matches:
         va, vb = side_a.values[match.key_a], side_b.values[match.key_b]
-        if va.text != vb.text:
+        if not va.same_as(vb):
             differences.append(ValueDifference(match.key, va.text, vb.text, va.file_key,
                                                vb.file_key))  # fmt: skip
     for key in plan.only_a:
@@ -192,7 +196,7 @@ def _bytes_matches(side_a, side_b, only_a, only_b, report, should_stop) -> list[
     def digest(side: ComparedSide, key: str) -> bytes:
         if should_stop():
             raise ComparisonCancelledError
-        report(done[0], total, f"looking for renamed tensors: {key}")
+        report(done[0], total, _("looking for renamed tensors: {key}").format(key=key))
         tensor = side.tensors[key].read().contiguous().reshape(-1)
         done[0] += 1
         digest = hashlib.blake2b(tensor.view(torch.uint8).numpy(), digest_size=20).digest()
@@ -249,7 +253,8 @@ def _compare_pair(pair: TensorPair, atol: float, rtol: float, should_stop) -> No
     try:
         outcome = compare_tensors(a, b, atol, rtol, should_stop)
     except (RuntimeError, TypeError) as error:  # a dtype torch cannot convert, say
-        pair.notes.append(f"Values could not be compared: {error}".splitlines()[0])
+        why = (str(error).splitlines() or [type(error).__name__])[0]  # torch's words, verbatim
+        pair.notes.append(_("Values could not be compared: {error}").format(error=why))
         outcome = None
     finally:
         del a, b  # freed before the next pair is read
@@ -274,9 +279,9 @@ def _compare_without_values(pair: TensorPair) -> None:
         pair.status = "changed"
     elif ia.device == ib.device == "meta":
         pair.status = "unchanged"
-        pair.notes.append("No data on either side (meta tensors): shape and dtype are the same.")
+        pair.notes.append(_("No data on either side (meta tensors): shape and dtype are the same."))
         return
     else:
         pair.status = "not_compared"
     problem = ia.problem if not ia.plain else ib.problem
-    pair.notes.append(f"Values not compared: {problem}.")
+    pair.notes.append(_("Values not compared: {problem}.").format(problem=problem))

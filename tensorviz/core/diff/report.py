@@ -5,16 +5,10 @@ from __future__ import annotations
 
 import math
 
-from tensorviz.core.diff.comparison import Comparison, TensorPair
-from tensorviz.core.diff.summaries import percent, summary_lines
-
-STATUS_WORDS = {
-    "changed": "changed",
-    "unchanged": "unchanged",
-    "only_a": "only in A",
-    "only_b": "only in B",
-    "not_compared": "not compared",
-}
+from tensorviz.core.diff.comparison import STATUSES, Comparison, TensorPair
+from tensorviz.core.diff.summaries import percent, status_words, summary_lines
+from tensorviz.core.files.text import joined
+from tensorviz.core.translation import _
 
 
 def figure(value: float | None) -> str:
@@ -26,10 +20,14 @@ def figure(value: float | None) -> str:
 
 
 def status_text(pair: TensorPair) -> str:
-    words = STATUS_WORDS[pair.status]
+    words = status_words()[pair.status]
     if pair.renamed and pair.matched_by != "picked":
-        how = "identical bytes" if pair.matched_by == "bytes" else "prefix"
-        words += f", renamed ({how})"
+        renamed = (
+            _("{status}, renamed (identical bytes)")
+            if pair.matched_by == "bytes"
+            else _("{status}, renamed (prefix)")
+        )
+        return renamed.format(status=words)
     return words
 
 
@@ -46,54 +44,85 @@ def change_text(pair: TensorPair) -> str:
     values = pair.values
     if values is not None and values.changed:
         parts.append(
-            f"{values.changed:,} of {values.elements:,} elements changed "
-            f"({percent(values.changed_fraction)})"
+            _("{changed} of {elements} elements changed ({percent})").format(
+                changed=f"{values.changed:,}",
+                elements=f"{values.elements:,}",
+                percent=percent(values.changed_fraction),
+            )
         )
         if values.max_abs is not None:
-            parts.append(f"max |Δ| {figure(values.max_abs)}, mean |Δ| {figure(values.mean_abs)}")
+            parts.append(
+                _("max |Δ| {max}, mean |Δ| {mean}").format(
+                    max=figure(values.max_abs), mean=figure(values.mean_abs)
+                )
+            )
         if values.relative is not None:
             parts.append(f"‖Δ‖/‖A‖ {percent(values.relative)}")
         if values.cosine is not None:
-            parts.append(f"cosine {values.cosine:.9g}")
-        if values.nan_appeared:
-            parts.append(f"{values.nan_appeared:,} NaN appeared")
-        if values.inf_appeared:
-            parts.append(f"{values.inf_appeared:,} Inf appeared")
-    return "; ".join(parts)
+            parts.append(_("cosine {value}").format(value=f"{values.cosine:.9g}"))
+        parts += appeared_texts(values)
+    return joined(parts)
+
+
+def appeared_texts(values) -> list[str]:
+    """'3 NaN appeared', '1 Inf appeared': values that were finite in A and are not in B."""
+    texts = []
+    if values.nan_appeared:
+        texts.append(_("{n} NaN appeared").format(n=f"{values.nan_appeared:,}"))
+    if values.inf_appeared:
+        texts.append(_("{n} Inf appeared").format(n=f"{values.inf_appeared:,}"))
+    return texts
 
 
 def overall_line(comparison: Comparison) -> str:
     both = [p for p in comparison.pairs if p.a is not None and p.b is not None]
-    parts = [
-        f"{len(both)} tensors in both: {comparison.count('changed')} changed, "
-        f"{comparison.count('unchanged')} unchanged"
-    ]
+    counts = {
+        "both": len(both),
+        "changed": comparison.count("changed"),
+        "unchanged": comparison.count("unchanged"),
+    }
     if not_compared := comparison.count("not_compared"):
-        parts[-1] += f", {not_compared} not compared"
+        head = _(
+            "{both} tensors in both: {changed} changed, {unchanged} unchanged, "
+            "{not_compared} not compared"
+        ).format(not_compared=not_compared, **counts)
+    else:
+        head = _("{both} tensors in both: {changed} changed, {unchanged} unchanged").format(
+            **counts
+        )
     extra = []
-    for status, words in (("only_a", "only in A"), ("only_b", "only in B")):
-        if count := comparison.count(status):
-            extra.append(f"{count} {words}")
+    if count := comparison.count("only_a"):
+        extra.append(_("{n} only in A").format(n=count))
+    if count := comparison.count("only_b"):
+        extra.append(_("{n} only in B").format(n=count))
     if comparison.renames:
-        extra.append(f"{comparison.renames} renamed")
+        extra.append(_("{n} renamed").format(n=comparison.renames))
     if comparison.values:
-        extra.append(f"{len(comparison.values)} plain value(s) differ")
+        extra.append(_("{n} plain value(s) differ").format(n=len(comparison.values)))
     if comparison.sharing:
-        extra.append(f"{len(comparison.sharing)} tied-weight group(s) split or merged")
-    text = "; ".join(parts + extra)
+        extra.append(
+            _("{n} tied-weight group(s) split or merged").format(n=len(comparison.sharing))
+        )
+    text = joined([head, *extra])
     if comparison.cancelled:
-        return f"Cancelled — found so far: {text}"
+        return _("Cancelled — found so far: {found}").format(found=text)
     if comparison.error:
-        return f"Stopped: {comparison.error} Found so far: {text}"
-    verdict = "equal" if comparison.equal else "they differ"
-    tolerance = _tolerance_text(comparison)
-    return f"{text}. Verdict: {verdict}{tolerance}."
-
-
-def _tolerance_text(comparison: Comparison) -> str:
+        return _("Stopped: {error} Found so far: {found}").format(
+            error=comparison.error, found=text
+        )
     if comparison.atol or comparison.rtol:
-        return f" within atol {comparison.atol:g}, rtol {comparison.rtol:g}"
-    return ""
+        verdict = (
+            _("{found}. Verdict: equal within atol {atol}, rtol {rtol}.")
+            if comparison.equal
+            else _("{found}. Verdict: they differ within atol {atol}, rtol {rtol}.")
+        )
+    else:
+        verdict = (
+            _("{found}. Verdict: equal.")
+            if comparison.equal
+            else _("{found}. Verdict: they differ.")
+        )
+    return verdict.format(found=text, atol=f"{comparison.atol:g}", rtol=f"{comparison.rtol:g}")
 
 
 def _shown(comparison: Comparison, only_changed: bool) -> list[TensorPair]:
@@ -109,7 +138,8 @@ def ranked(pairs: list[TensorPair]) -> list[TensorPair]:
 def report_lines(comparison: Comparison, only_changed: bool = False) -> list[str]:
     """The text `tensorviz diff` prints."""
     a, b = comparison.side_a, comparison.side_b
-    lines = [f"A: {a.label} ({a.format_label})", f"B: {b.label} ({b.format_label})",
+    lines = [_("A: {label} ({format})").format(label=a.label, format=a.format_label),
+             _("B: {label} ({format})").format(label=b.label, format=b.format_label),
              overall_line(comparison), ""]  # fmt: skip
     lines += summary_lines(comparison)
     symbols = {"changed": "~", "unchanged": "=", "only_a": "-", "only_b": "+",
@@ -122,12 +152,23 @@ def report_lines(comparison: Comparison, only_changed: bool = False) -> list[str
         if details := change_text(pair):
             text += f"  {details}"
         lines.append(text)
-        lines += [f"    note: {note}" for note in pair.notes]
+        lines += ["    " + _("note: {note}").format(note=note) for note in pair.notes]
     if comparison.values:
         lines.append("")
-    for value in comparison.values:
-        lines.append(f"value {value.key}: {value.a or '(absent)'} → {value.b or '(absent)'}")
-    lines += [f"tied weights: {change.text()}" for change in comparison.sharing]
+    lines += value_lines(comparison)
+    return lines
+
+
+def value_lines(comparison: Comparison, most: int | None = None) -> list[str]:
+    """Plain values that differ (the first `most`), then tied weights that split or merged."""
+    absent = _("(absent)")
+    lines = [
+        _("value {key}: {a} → {b}").format(key=v.key, a=v.a or absent, b=v.b or absent)
+        for v in comparison.values[:most]
+    ]
+    lines += [
+        _("tied weights: {change}").format(change=change.text()) for change in comparison.sharing
+    ]
     return lines
 
 
@@ -195,7 +236,7 @@ def comparison_json(comparison: Comparison, only_changed: bool = False) -> dict:
         "cancelled": comparison.cancelled,
         "error": comparison.error,
         "counts": {
-            **{status: comparison.count(status) for status in STATUS_WORDS},
+            **{status: comparison.count(status) for status in STATUSES},
             "renamed": comparison.renames,
             "values_differ": len(comparison.values),
         },

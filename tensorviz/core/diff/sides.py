@@ -16,7 +16,10 @@ from pathlib import Path
 
 import torch
 
+from tensorviz.core.files.formats import format_label
 from tensorviz.core.files.inspection import FileInspection, Node, TensorInfo, inspect_file
+from tensorviz.core.files.tree import value_text
+from tensorviz.core.translation import _
 
 
 class SideError(Exception):
@@ -36,17 +39,26 @@ class ValueEntry:
     key: str
     file_key: str
     text: str  # the Files area's short repr of the value
+    compared: str = ""  # what is compared: the same repr with its words in English
+
+    def same_as(self, other: ValueEntry) -> bool:
+        return (self.compared or self.text) == (other.compared or other.text)
 
 
 @dataclass
 class ComparedSide:
     label: str  # what the user picked: "ft.pt" or "ft.pt › encoder"
     path: str
-    format_label: str
+    format: str | None  # the reader's format key ("torch-zip", "safetensors", …)
     tensors: dict[str, TensorEntry]  # in the file's order
     values: dict[str, ValueEntry]
     single: bool = False  # the side is one picked tensor: it pairs with the other, whatever names
     calls: tuple[str, ...] = ()  # what a plain torch.load of the file would call (never called)
+
+    @property
+    def format_label(self) -> str:
+        """The format in words, in the language in force when shown."""
+        return format_label(self.format)
 
     def storage_of(self, key: str) -> int | None:
         """The storage the entry reads (entries that share one have the same id)."""
@@ -65,7 +77,9 @@ def side_of_inspection(inspection: FileInspection, node: Node | None = None) -> 
     """A side made of `node` (a tensor, a container, a group of a state dict) and everything
     below it; the whole file when node is None."""
     if inspection.error is not None or inspection.root is None:
-        raise SideError(inspection.error or f"{inspection.path} has no contents to compare.")
+        raise SideError(
+            inspection.error or _("{path} has no contents to compare.").format(path=inspection.path)
+        )
     root = inspection.root if node is None else node
     name = Path(inspection.path).name
     label = name if root is inspection.root else f"{name} › {node_path(root)}"
@@ -81,9 +95,11 @@ def side_of_inspection(inspection: FileInspection, node: Node | None = None) -> 
             if leaf.kind == "tensor":
                 tensors[key] = _tensor_entry(inspection, leaf, key)
             else:
-                values[key] = ValueEntry(key, leaf.key_text(), _value_text(leaf))
+                values[key] = ValueEntry(
+                    key, leaf.key_text(), _value_text(leaf), _value_text(leaf, translated=False)
+                )
     calls = tuple(dict.fromkeys(call.callable_name for call in inspection.calls))
-    return ComparedSide(label, inspection.path, inspection.format_label, tensors, values,
+    return ComparedSide(label, inspection.path, inspection.format, tensors, values,
                         single=root.kind == "tensor", calls=calls)  # fmt: skip
 
 
@@ -111,8 +127,12 @@ def _leaves(node: Node, path: list[str]):
             yield from _leaves(child, child_path)
 
 
-def _value_text(node: Node) -> str:
-    return node.value_text if node.kind == "value" else f"empty {node.kind}"
+def _value_text(node: Node, translated: bool = True) -> str:
+    if node.kind != "value":
+        return _("empty {kind}").format(kind=node.kind) if translated else f"empty {node.kind}"
+    if translated or node.value is None:
+        return node.value_text
+    return value_text(node.value, translated=False)
 
 
 def _tensor_entry(inspection: FileInspection, node: Node, key: str) -> TensorEntry:

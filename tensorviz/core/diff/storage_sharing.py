@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from tensorviz.core.diff.key_matching import KeyMatch
 from tensorviz.core.diff.sides import ComparedSide
+from tensorviz.core.translation import _
 
 
 @dataclass(frozen=True)
@@ -20,13 +21,11 @@ class SharingChange:
 
     def text(self) -> str:
         if self.kind == "split":
-            return (
-                f"{', '.join(self.keys_a)} share one storage in A; in B they read "
-                f"{self.parts} separate storages."
+            return _("{keys} share one storage in A; in B they read {n} separate storages.").format(
+                keys=", ".join(self.keys_a), n=self.parts
             )
-        return (
-            f"{', '.join(self.keys_b)} share one storage in B; in A they read "
-            f"{self.parts} separate storages."
+        return _("{keys} share one storage in B; in A they read {n} separate storages.").format(
+            keys=", ".join(self.keys_b), n=self.parts
         )
 
 

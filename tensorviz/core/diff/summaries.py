@@ -10,6 +10,8 @@ import math
 from dataclasses import dataclass
 
 from tensorviz.core.diff.comparison import Comparison, TensorPair
+from tensorviz.core.files.text import joined
+from tensorviz.core.translation import _, ngettext
 
 
 def layer_of(key: str) -> str:
@@ -65,7 +67,7 @@ def percent(fraction: float | None) -> str:
     if fraction is None:
         return "—"
     if math.isinf(fraction):
-        return "∞ (A is all zeros)"
+        return _("∞ (A is all zeros)")
     value = fraction * 100
     if value == 0:
         return "0 %"
@@ -84,7 +86,7 @@ def summary_lines(comparison: Comparison) -> list[str]:
         fragments = lines.setdefault(head, [])
         shown = name if not fragments else name[len(head) + 1 :] or name
         fragments.append(layer_summary(shown, [p for layer in run for p in layer.pairs]))
-    return ["; ".join(fragments) for fragments in lines.values()]
+    return [joined(fragments) for fragments in lines.values()]
 
 
 def common_prefix(names: list[str]) -> str:
@@ -103,7 +105,7 @@ def common_prefix(names: list[str]) -> str:
 
 
 def _block(name: str) -> tuple[str, int] | None:
-    parent, _, number = name.rpartition(".")
+    parent, _dot, number = name.rpartition(".")
     return (parent, int(number)) if parent and number.isdigit() else None
 
 
@@ -122,9 +124,20 @@ def _runs(layers: list[LayerChange]) -> list[list[LayerChange]]:
 
 def _range_name(run: list[LayerChange]) -> str:
     parent, first = _block(run[0].name)
-    _, last = _block(run[-1].name)
+    last = _block(run[-1].name)[1]
     leaf = parent.rpartition(".")[2]
     return f"{parent}.{first}–{leaf}.{last}"
+
+
+def status_words() -> dict[str, str]:
+    """A row's status in words (the keys are comparison.STATUSES)."""
+    return {
+        "changed": _("changed"),
+        "unchanged": _("unchanged"),
+        "only_a": _("only in A"),
+        "only_b": _("only in B"),
+        "not_compared": _("not compared"),
+    }
 
 
 def layer_summary(name: str, pairs: list[TensorPair]) -> str:
@@ -132,24 +145,36 @@ def layer_summary(name: str, pairs: list[TensorPair]) -> str:
               ("changed", "unchanged", "only_a", "only_b", "not_compared")}  # fmt: skip
     renamed = sum(p.renamed and p.matched_by != "picked" for p in pairs)
     n = len(pairs)
-    tensors = f"{n} tensor{'s' if n != 1 else ''}"
+    tensors = ngettext("{n} tensor", "{n} tensors", n).format(n=n)
     if counts["unchanged"] == n:
-        text = f"{name} unchanged" if n == 1 else f"{name} unchanged ({tensors})"
-        return f"{text}, {renamed} renamed" if renamed else text
+        if n == 1:
+            text = _("{name} unchanged").format(name=name)
+        else:
+            text = _("{name} unchanged ({tensors})").format(name=name, tensors=tensors)
+        return _("{summary}, {n} renamed").format(summary=text, n=renamed) if renamed else text
     if counts["only_a"] == n:
-        return f"{name}: only in A ({tensors})"
+        return _("{name}: only in A ({tensors})").format(name=name, tensors=tensors)
     if counts["only_b"] == n:
-        return f"{name}: only in B ({tensors})"
-    parts = [tensors, f"{counts['changed']} changed"]
+        return _("{name}: only in B ({tensors})").format(name=name, tensors=tensors)
+    parts = [tensors]
     # a tensor that was all zeros in A (a bias, say) has no finite relative change
     figures = [p.relative_change for p in pairs if p.relative_change is not None]
     finite = [f for f in figures if math.isfinite(f)]
     if counts["changed"] and figures:
-        parts[-1] += f", max relative change {percent(max(finite or figures))}"
-    for status, words in (("only_a", "only in A"), ("only_b", "only in B"),
-                          ("not_compared", "not compared")):  # fmt: skip
+        parts.append(
+            _("{n} changed, max relative change {percent}").format(
+                n=counts["changed"], percent=percent(max(finite or figures))
+            )
+        )
+    else:
+        parts.append(_("{n} changed").format(n=counts["changed"]))
+    for status, words in (
+        ("only_a", _("{n} only in A")),
+        ("only_b", _("{n} only in B")),
+        ("not_compared", _("{n} not compared")),
+    ):
         if counts[status]:
-            parts.append(f"{counts[status]} {words}")
+            parts.append(words.format(n=counts[status]))
     if renamed:
-        parts.append(f"{renamed} renamed")
-    return f"{name}: {', '.join(parts)}"
+        parts.append(_("{n} renamed").format(n=renamed))
+    return _("{name}: {parts}").format(name=name, parts=joined(parts, items=True))

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 
 import torch
 
+from tensorviz.core.translation import _
+
 CHUNK_ELEMENTS = 1 << 15  # 256 KB of float64: the passes over a chunk stay in the CPU's cache
 
 
@@ -126,7 +128,7 @@ def _compare(a, b, atol: float, rtol: float, should_stop) -> TensorComparison:
     else:
         change = _value_change(flat_a, flat_b, atol, rtol, should_stop)
         if bitwise is False and change.changed == 0:
-            notes.append("The bytes differ but every value is equal (signed zeros or NaN bits).")
+            notes.append(_("The bytes differ but every value is equal (signed zeros or NaN bits)."))
     return TensorComparison(bitwise, change, tuple(notes))
 
 
@@ -146,21 +148,32 @@ def _as_words(flat: torch.Tensor) -> torch.Tensor:
 
 
 def _shape_note(a: torch.Tensor, b: torch.Tensor, compared: bool) -> str:
-    shapes = f"shape {list(a.shape)} → {list(b.shape)}"
+    shapes = {
+        "a": list(a.shape),
+        "b": list(b.shape),
+        "n_a": f"{a.numel():,}",
+        "n_b": f"{b.numel():,}",
+    }
     if compared:
-        return f"{shapes}: the same {a.numel():,} elements, compared in row-major order."
-    return f"{shapes}: {a.numel():,} vs {b.numel():,} elements, values not compared."
+        return _("shape {a} → {b}: the same {n_a} elements, compared in row-major order.").format(
+            **shapes
+        )
+    return _("shape {a} → {b}: {n_a} vs {n_b} elements, values not compared.").format(**shapes)
 
 
 def _dtype_note(a: torch.dtype, b: torch.dtype) -> str:
     name_a, name_b = str(a).removeprefix("torch."), str(b).removeprefix("torch.")
+    wide = "complex128" if a.is_complex or b.is_complex else "float64"
     try:
         common = str(torch.promote_types(a, b)).removeprefix("torch.")
-        common_text = f"their common dtype is {common}; "
     except RuntimeError:  # float8 kinds have no promotion
-        common_text = ""
-    wide = "complex128" if a.is_complex or b.is_complex else "float64"
-    return f"dtype {name_a} → {name_b}: {common_text}values compared as {wide}, which holds both."
+        return _("dtype {a} → {b}: values compared as {wide}, which holds both.").format(
+            a=name_a, b=name_b, wide=wide
+        )
+    return _(
+        "dtype {a} → {b}: their common dtype is {common}; values compared as {wide}, which "
+        "holds both."
+    ).format(a=name_a, b=name_b, common=common, wide=wide)
 
 
 def _kind(a: torch.Tensor, b: torch.Tensor) -> str:
@@ -196,7 +209,8 @@ class _Totals:
             self.sq_b += _square_sum(cb)
             return
         rows = torch.stack((ca, cb, d)) if rows is None else rows
-        (aa, ab, _), (_, bb, _), (_, _, dd) = (rows @ rows.T).tolist()  # one BLAS call
+        products = (rows @ rows.T).tolist()  # one BLAS call
+        aa, ab, bb, dd = products[0][0], products[0][1], products[1][1], products[2][2]
         self.sq_a += aa
         self.sq_b += bb
         self.ab += ab
@@ -229,7 +243,7 @@ def _value_change(flat_a, flat_b, atol: float, rtol: float, should_stop) -> Valu
     size = min(n, CHUNK_ELEMENTS)
     tolerant = atol > 0 or rtol > 0
     if kind == "complex":
-        buffer_a, buffer_b = (torch.empty(size, dtype=torch.complex128) for _ in range(2))
+        buffer_a, buffer_b = (torch.empty(size, dtype=torch.complex128) for _unused in range(2))
         buffer_d, stacked = torch.empty(size, dtype=torch.float64), None
     else:  # a, b and |Δ| as the rows of one matrix: their dot products are one product
         stacked = torch.empty(3, size, dtype=torch.float64)

@@ -33,6 +33,7 @@ import numpy as np
 import torch
 
 from tensorviz.core.files.stand_ins import CallStandIn, GlobalRef
+from tensorviz.core.translation import _
 
 
 class TensorMaterializer(Protocol):
@@ -209,7 +210,7 @@ def lazy_name(full: str):
         return _numpy_random_names().get(full)
     if full not in LAZY_TORCH_NAMES:
         return None
-    module, _, name = full.rpartition(".")
+    module, _dot, name = full.rpartition(".")
     try:
         return getattr(importlib.import_module(module), name)
     except Exception:  # noqa: BLE001 — not in this torch: a stand-in like any other name
@@ -265,11 +266,11 @@ def _rebuilders(m: TensorMaterializer) -> dict[str, Callable]:
 
     def from_numpy(data, dtype, device, requires_grad):
         tensor = torch.from_numpy(data).to(dtype=dtype)
-        m.notes.append(f"A tensor saved on {device} is shown on cpu.")
+        m.notes.append(_("A tensor saved on {device} is shown on cpu.").format(device=device))
         return tensor.requires_grad_(requires_grad)
 
     def from_cpu_tensor(data, dtype, device, requires_grad):
-        m.notes.append(f"A tensor saved on {device} is shown on cpu.")
+        m.notes.append(_("A tensor saved on {device} is shown on cpu.").format(device=device))
         return real(data).to(dtype=dtype).requires_grad_(requires_grad)
 
     def wrapper_subclass(cls, *args):
@@ -281,7 +282,9 @@ def _rebuilders(m: TensorMaterializer) -> dict[str, Callable]:
         tensor = func(*args)
         if isinstance(new_type, GlobalRef) or not isinstance(tensor, torch.Tensor):
             m.notes.append(
-                f"A tensor saved as {new_type!r} (a tensor subclass) is shown as torch.Tensor."
+                _("A tensor saved as {type} (a tensor subclass) is shown as torch.Tensor.").format(
+                    type=repr(new_type)
+                )
             )
             return tensor
         if type(tensor) is not new_type:

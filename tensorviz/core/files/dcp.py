@@ -22,6 +22,7 @@ from tensorviz.core.files.stand_ins import ObjectStandIn
 from tensorviz.core.files.tree import MissingEntry
 from tensorviz.core.files.value_reading import FileChangedError, read_bytes, real_copy, stamp_now
 from tensorviz.core.files.weights_only import SafetyReport
+from tensorviz.core.translation import _
 
 MAX_ITEM_BYTES = 1 << 20
 
@@ -54,15 +55,21 @@ class ChunkedTensor:
         for chunk in self.chunks:
             name = Path(chunk.path).name
             if chunk.transformed:
-                raise FileChangedError(f"A chunk in {name} is stored transformed (compressed): "
-                                       "tensorviz cannot read it.")  # fmt: skip
+                raise FileChangedError(
+                    _(
+                        "A chunk in {name} is stored transformed (compressed): "
+                        "tensorviz cannot read it."
+                    ).format(name=name)
+                )
             blob = read_bytes(files.open(chunk.path), chunk.offset, chunk.length, chunk.path)
             piece = _chunk_tensor(blob.numpy().tobytes(), chunk.path, chunk.offset, files.stamps)
             region = whole
             for dim, (start, size) in enumerate(zip(chunk.offsets, chunk.sizes, strict=True)):
                 region = region.narrow(dim, start, size)
             if tuple(piece.shape) != tuple(region.shape):
-                raise FileChangedError(f"A chunk in {name} does not have the shape .metadata says.")
+                raise FileChangedError(
+                    _("A chunk in {name} does not have the shape .metadata says.").format(name=name)
+                )
             region.copy_(piece)
         return whole.untyped_storage()
 
@@ -71,9 +78,13 @@ def _chunk_tensor(blob: bytes, path: str, base: int, stamps: dict) -> torch.Tens
     try:
         loaded = read_zip_pickle(path, open_zip_reader(io.BytesIO(blob)), base=base)
     except TensorFileError as problem:
-        raise FileChangedError(f"A chunk in {Path(path).name} cannot be read: {problem}") from None
+        raise FileChangedError(
+            _("A chunk in {name} cannot be read: {problem}").format(
+                name=Path(path).name, problem=problem
+            )
+        ) from None
     if not isinstance(loaded.obj, torch.Tensor):
-        raise FileChangedError(f"A chunk in {Path(path).name} is not a tensor.")
+        raise FileChangedError(_("A chunk in {name} is not a tensor.").format(name=Path(path).name))
     return real_copy(loaded.obj, loaded.records, stamps)
 
 
@@ -85,11 +96,13 @@ def read_dcp(folder: str) -> FileContent:
     content.safety.loader = "dcp.load"
     metadata = loaded.obj
     if not (isinstance(metadata, ObjectStandIn) and metadata.class_name.endswith(".Metadata")):
-        raise TensorFileError("The .metadata file is not a torch.distributed.checkpoint Metadata.")
+        raise TensorFileError(
+            _("The .metadata file is not a torch.distributed.checkpoint Metadata.")
+        )
     state = metadata.attributes()
     items, storage = state.get("state_dict_metadata"), state.get("storage_data")
     if not isinstance(items, dict) or not isinstance(storage, dict):
-        raise TensorFileError("The .metadata file lacks its tensors' list or their places.")
+        raise TensorFileError(_("The .metadata file lacks its tensors' list or their places."))
     places = _places(folder, storage)
     for path in {c.path for cs in places.values() for c in cs}:
         if os.path.isfile(path):
@@ -110,10 +123,16 @@ def read_dcp(folder: str) -> FileContent:
     files = sorted({Path(c.path).name for cs in places.values() for c in cs})
     tensors = sum(isinstance(v, torch.Tensor) for v in flat.values())
     content.notes.append(
-        f"A torch.distributed.checkpoint: {tensors} tensors in {len(files)} .distcp file(s), "
-        "shapes and chunks from .metadata, values read on demand. One torch.save file from it: "
-        "from torch.distributed.checkpoint.format_utils import dcp_to_torch_save; "
-        f"dcp_to_torch_save({folder!r}, 'checkpoint.pt')"
+        _(
+            "A torch.distributed.checkpoint: {tensors} tensors in {files} .distcp file(s), shapes "
+            "and chunks from .metadata, values read on demand. One torch.save file from it: "
+            "{code}"
+        ).format(
+            tensors=tensors,
+            files=len(files),
+            code="from torch.distributed.checkpoint.format_utils import "
+            f"dcp_to_torch_save; dcp_to_torch_save({folder!r}, 'checkpoint.pt')",
+        )
     )
     return content
 
@@ -146,7 +165,7 @@ def _item(fqn: str, item, chunks: list[Chunk], content: FileContent):
         dtype = state[0] if isinstance(state, tuple) and state else state.get("dtype")
     size = attrs.get("size")
     if not isinstance(dtype, torch.dtype) or not isinstance(size, tuple):
-        return MissingEntry("described in .metadata in a form tensorviz does not know")
+        return MissingEntry(_("described in .metadata in a form tensorviz does not know"))
     declared = []
     for chunk_meta in attrs.get("chunks") or []:
         if isinstance(chunk_meta, ObjectStandIn):
@@ -157,9 +176,14 @@ def _item(fqn: str, item, chunks: list[Chunk], content: FileContent):
                          c.length, c.transformed) for c in chunks)  # fmt: skip
     missing = [c for c in placed if not os.path.isfile(c.path)]
     if not placed or missing:
-        name = Path(missing[0].path).name if missing else "the folder"
-        return MissingEntry(f"[{', '.join(map(str, size))}] {dtype}: its data file {quoted(name)} "
-                            "is missing")  # fmt: skip
+        shape = f"[{', '.join(map(str, size))}] {dtype}"
+        if not missing:
+            return MissingEntry(_("{tensor}: the folder holds no data for it").format(tensor=shape))
+        return MissingEntry(
+            _("{tensor}: its data file {name} is missing").format(
+                tensor=shape, name=quoted(Path(missing[0].path).name)
+            )
+        )
     numel = 1
     for n in size:
         numel *= n
@@ -178,22 +202,26 @@ def _chunk_text(chunks: tuple[Chunk, ...]) -> str:
     names = sorted({Path(c.path).name for c in chunks})
     if len(chunks) == 1:
         return names[0]
-    return f"{len(chunks)} chunks in {', '.join(names)}"
+    return _("{n} chunks in {files}").format(n=len(chunks), files=", ".join(names))
 
 
 def _bytes_item(fqn: str, chunks: list[Chunk], content: FileContent):
     if len(chunks) != 1 or not os.path.isfile(chunks[0].path):
-        return MissingEntry("a saved value whose data file is missing")
+        return MissingEntry(_("a saved value whose data file is missing"))
     chunk = chunks[0]
     if chunk.length > MAX_ITEM_BYTES:
-        return MissingEntry(f"a saved value of {chunk.length:,} bytes, not read")
+        return MissingEntry(
+            _("a saved value of {nbytes} bytes, not read").format(nbytes=f"{chunk.length:,}")
+        )
     with open(chunk.path, "rb") as f:
         f.seek(chunk.offset)
         blob = f.read(chunk.length)
     try:
         loaded = read_zip_pickle(chunk.path, open_zip_reader(io.BytesIO(blob)), base=chunk.offset)
     except TensorFileError as problem:
-        return MissingEntry(f"a saved value that cannot be read: {problem}")
+        return MissingEntry(
+            _("a saved value that cannot be read: {problem}").format(problem=problem)
+        )
     content.records.update(loaded.records)
     item = SafetyReport.of(loaded.unpicklers, where=Path(chunk.path).name)
     item.loader = "dcp.load"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tensorviz.core.translation import _, ngettext
+
 
 class TensorFileError(Exception):
     """A file we cannot or will not read; str() is one sentence for the user."""
@@ -13,9 +15,18 @@ class UnsafeFileError(TensorFileError):
 
     def __init__(self, globals_: list[str]) -> None:
         self.unsafe_globals = globals_
-        which = "which is not a tensor type" if len(globals_) == 1 else "which are not tensor types"
-        super().__init__(
-            f"Refused: the file's pickle would import {', '.join(globals_)}, {which}"
-            " — loading it could run code hidden in the file (for example a shell command), so "
-            "tensorviz does not load it."
+        sentence = ngettext(
+            "Refused: the file's pickle would import {names}, which is not a tensor type — "
+            "loading it could run code hidden in the file (for example a shell command), so "
+            "tensorviz does not load it.",
+            "Refused: the file's pickle would import {names}, which are not tensor types — "
+            "loading it could run code hidden in the file (for example a shell command), so "
+            "tensorviz does not load it.",
+            len(globals_),
         )
+        super().__init__(sentence.format(names=", ".join(globals_)))
+
+
+def zip_directory_damaged() -> str:
+    """Said by the format check and by torch's zip reader (pickle_files)."""
+    return _("The zip archive is damaged or truncated: its directory cannot be read.")

@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tensorviz.core.files.file_errors import TensorFileError
-from tensorviz.core.files.formats import FORMAT_LABELS, detect_format
+from tensorviz.core.files.formats import detect_format, format_label
 from tensorviz.core.files.quoting import one_line, quoted
 from tensorviz.core.files.readers import FileContent, read_file
 from tensorviz.core.files.tree import MissingEntry, walk
 from tensorviz.core.files.value_reading import stamp_now
+from tensorviz.core.translation import _
 
 CHECKPOINT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".ckpt", ".npy", ".npz", ".pkl")
 MAX_JSON_BYTES = 4 << 20
@@ -47,7 +48,7 @@ def read_folder_like(path: str, fmt: str) -> FileContent:
     content = FileContent("folder", obj={})
     _read_folder(path, "", content, 0)
     if not content.obj:
-        raise TensorFileError("The folder holds no checkpoint or JSON files tensorviz reads.")
+        raise TensorFileError(_("The folder holds no checkpoint or JSON files tensorviz reads."))
     return content
 
 
@@ -55,10 +56,16 @@ def _read_folder(folder: str, prefix: str, content: FileContent, depth: int) -> 
     try:
         names = sorted(os.listdir(folder))
     except OSError as error:
-        raise TensorFileError(f"The folder cannot be listed: {error.strerror}.") from None
+        raise TensorFileError(
+            _("The folder cannot be listed: {why}.").format(why=error.strerror)
+        ) from None
     if len(names) > MAX_FILES:
-        content.notes.append(f"{prefix or 'The folder'} has {len(names):,} entries: the first "
-                             f"{MAX_FILES} are read.")  # fmt: skip
+        many = (
+            _("{folder} has {n} entries: the first {read} are read.")
+            if prefix
+            else _("The folder has {n} entries: the first {read} are read.")
+        )
+        content.notes.append(many.format(folder=prefix, n=f"{len(names):,}", read=MAX_FILES))
         names = names[:MAX_FILES]
     shards = set()
     for name in names:
@@ -89,7 +96,7 @@ def _read_folder(folder: str, prefix: str, content: FileContent, depth: int) -> 
             skipped.append(name)
     if skipped:
         shown = ", ".join(quoted(s, 40) for s in skipped[:8]) + (" …" if len(skipped) > 8 else "")
-        content.notes.append(f"Not read (not checkpoint files): {shown}.")
+        content.notes.append(_("Not read (not checkpoint files): {names}.").format(names=shown))
 
 
 def _add(content: FileContent, key: str, full: str, fmt: str | None) -> None:
@@ -99,12 +106,13 @@ def _add(content: FileContent, key: str, full: str, fmt: str | None) -> None:
         part = read_folder_like(full, fmt) if fmt in ("index", "dcp") else read_file(full, fmt)
     except (TensorFileError, OSError) as problem:
         words = str(problem) if isinstance(problem, TensorFileError) else problem.strerror
-        content.obj[key] = MissingEntry(f"cannot be read: {one_line(words, 200)}")
-        content.parts[(key,)] = FilePart(key, "unreadable")
+        why = one_line(words, 200)
+        content.obj[key] = MissingEntry(_("cannot be read: {why}").format(why=why))
+        content.parts[(key,)] = FilePart(key, _("unreadable"))
         content.notes.append(f"{key}: {one_line(words, 200)}")
         return
     content.obj[key] = part.obj
-    content.parts[(key,)] = FilePart(key, FORMAT_LABELS.get(part.format, part.format))
+    content.parts[(key,)] = FilePart(key, format_label(part.format))
     for access, inner in part.parts.items():
         content.parts[(key, *access)] = FilePart(f"{key}/{inner.name}", inner.label)
     folder = os.path.dirname(key)
@@ -127,13 +135,15 @@ def _merge(content: FileContent, part: FileContent, where: str) -> None:
 def _json_value(path: str, content: FileContent):
     size = os.path.getsize(path)
     if size > MAX_JSON_BYTES:
-        return MissingEntry(f"JSON of {size:,} bytes, not read (more than 4 MB)")
+        return MissingEntry(
+            _("JSON of {nbytes} bytes, not read (more than 4 MB)").format(nbytes=f"{size:,}")
+        )
     try:
         with open(path, "rb") as f:
             return json.loads(f.read().decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
-        content.notes.append(f"{Path(path).name} is not valid JSON.")
-        return MissingEntry("not valid JSON")
+        content.notes.append(_("{name} is not valid JSON.").format(name=Path(path).name))
+        return MissingEntry(_("not valid JSON"))
 
 
 # --- sharded checkpoints -------------------------------------------------------------------------
@@ -159,10 +169,12 @@ def read_index(path: str) -> FileContent:
         with open(path, "rb") as f:
             index = json.loads(f.read(MAX_JSON_BYTES + 1).decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise TensorFileError("The index file is not valid JSON.") from None
+        raise TensorFileError(_("The index file is not valid JSON.")) from None
     weight_map = _weight_map(path)
     if not weight_map:
-        raise TensorFileError("The index file has no weight_map naming tensors and their shards.")
+        raise TensorFileError(
+            _("The index file has no weight_map naming tensors and their shards.")
+        )
     if isinstance(index.get("metadata"), dict):
         content.metadata = {"metadata": index["metadata"]}
     folder = os.path.dirname(path)
@@ -173,9 +185,12 @@ def read_index(path: str) -> FileContent:
     for shard, names in by_shard.items():
         shard_path = os.path.join(folder, shard)
         if os.path.basename(shard) != shard or not os.path.isfile(shard_path):
-            why = f"missing: {quoted(shard, 60)} is not in the folder"
-            content.notes.append(f"Shard {quoted(shard, 60)} is missing: its {len(names)} "
-                                 "entries are listed by name only.")  # fmt: skip
+            why = _("missing: {shard} is not in the folder").format(shard=quoted(shard, 60))
+            content.notes.append(
+                _("Shard {shard} is missing: its {n} entries are listed by name only.").format(
+                    shard=quoted(shard, 60), n=len(names)
+                )
+            )
             tensors.update({n: MissingEntry(why) for n in names})
             continue
         try:
@@ -183,17 +198,24 @@ def read_index(path: str) -> FileContent:
         except (TensorFileError, OSError) as problem:
             words = str(problem) if isinstance(problem, TensorFileError) else problem.strerror
             why = one_line(words, 200)
-            content.notes.append(f"Shard {quoted(shard, 60)} cannot be read ({why}): its "
-                                 f"{len(names)} entries are listed by name only.")  # fmt: skip
-            tensors.update({n: MissingEntry(f"in {shard}, which cannot be read") for n in names})
+            content.notes.append(
+                _(
+                    "Shard {shard} cannot be read ({why}): its {n} entries are listed by name only."
+                ).format(shard=quoted(shard, 60), why=why, n=len(names))
+            )
+            unreadable = _("in {shard}, which cannot be read").format(shard=shard)
+            tensors.update({n: MissingEntry(unreadable) for n in names})
             continue
         found = part.obj if isinstance(part.obj, dict) else {}
         absent = [n for n in names if n not in found]
         if absent:
-            content.notes.append(f"Shard {quoted(shard, 60)} lacks {len(absent)} entries the "
-                                 "index names.")  # fmt: skip
+            content.notes.append(
+                _("Shard {shard} lacks {n} entries the index names.").format(
+                    shard=quoted(shard, 60), n=len(absent)
+                )
+            )
         for name in names:
-            tensors[name] = found.get(name, MissingEntry(f"not in {shard}"))
+            tensors[name] = found.get(name, MissingEntry(_("not in {shard}").format(shard=shard)))
             content.sources[(name,)] = shard
         _merge(content, part, shard)
     content.obj = tensors

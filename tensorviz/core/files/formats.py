@@ -17,26 +17,46 @@ import numpy as np
 import torch
 
 from tensorviz.core.atomic_files import write_stream_atomically
-from tensorviz.core.files.file_errors import TensorFileError
+from tensorviz.core.files.file_errors import TensorFileError, zip_directory_damaged
 from tensorviz.core.files.quoting import quoted
 from tensorviz.core.files.safetensors_format import (
-    SAFETENSORS_FIX,
     safetensors_problems,
+    safetensors_refusal,
     write_safetensors,
 )
+from tensorviz.core.translation import _
 
-FORMAT_LABELS = {
-    "torch-zip": "torch.save (zip format)",
-    "pickle": "a plain pickle (not torch.save)",
-    "folder": "a folder of checkpoint files",
-    "index": "a sharded checkpoint (index file and its shards)",
-    "dcp": "torch.distributed.checkpoint folder",
-    "torch-legacy": "torch.save (legacy pickle format)",
-    "torchscript": "TorchScript archive (torch.jit.save)",
-    "safetensors": "safetensors",
-    "npy": "NumPy .npy",
-    "npz": "NumPy .npz",
-}
+FORMATS = (
+    "torch-zip",
+    "pickle",
+    "folder",
+    "index",
+    "dcp",
+    "torch-legacy",
+    "torchscript",
+    "safetensors",
+    "npy",
+    "npz",
+)
+
+
+def format_label(fmt: str | None) -> str:
+    """The format in words, in the language in force (the key itself when unknown)."""
+    labels = {
+        "torch-zip": _("torch.save (zip format)"),
+        "pickle": _("a plain pickle (not torch.save)"),
+        "folder": _("a folder of checkpoint files"),
+        "index": _("a sharded checkpoint (index file and its shards)"),
+        "dcp": _("torch.distributed.checkpoint folder"),
+        "torch-legacy": _("torch.save (legacy pickle format)"),
+        "torchscript": _("TorchScript archive (torch.jit.save)"),
+        "safetensors": "safetensors",
+        "npy": "NumPy .npy",
+        "npz": "NumPy .npz",
+    }
+    return labels.get(fmt, fmt or _("unknown"))
+
+
 EXTENSIONS = {
     "torch-zip": (".pt", ".pth", ".bin", ".ckpt", ".tar"),
     "torch-legacy": (".pt", ".pth", ".bin", ".ckpt", ".tar"),
@@ -60,12 +80,14 @@ def detect_format(path: str | os.PathLike) -> str:
         return "dcp"
     if name.endswith(".distcp"):
         raise TensorFileError(
-            "This is one shard of a torch.distributed.checkpoint folder: its bytes only make "
-            "sense with the folder's .metadata. Open the folder instead."
+            _(
+                "This is one shard of a torch.distributed.checkpoint folder: its bytes only make "
+                "sense with the folder's .metadata. Open the folder instead."
+            )
         )
     size = os.path.getsize(path)
     if size == 0:
-        raise TensorFileError("The file is empty (0 bytes): there is nothing to read.")
+        raise TensorFileError(_("The file is empty (0 bytes): there is nothing to read."))
     with open(path, "rb") as f:
         head = f.read(64)
     if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
@@ -79,7 +101,7 @@ def detect_format(path: str | os.PathLike) -> str:
     if head[:1] == b"\x80" and len(head) > 2:  # pickle protocol 2+: torch's legacy format
         return "torch-legacy"
     raise TensorFileError(
-        "This is not a tensor file tensorviz recognises (torch.save, safetensors, .npy or .npz)."
+        _("This is not a tensor file tensorviz recognises (torch.save, safetensors, .npy or .npz).")
     )
 
 
@@ -88,9 +110,7 @@ def _zip_kind(path) -> str:
         with zipfile.ZipFile(path) as archive:
             names = archive.namelist()
     except Exception:  # noqa: BLE001 — BadZipFile, NotImplementedError (a newer zip), ...
-        raise TensorFileError(
-            "The zip archive is damaged or truncated: its directory cannot be read."
-        ) from None
+        raise TensorFileError(zip_directory_damaged()) from None
     if names and all(n.endswith(".npy") for n in names):
         return "npz"
     if any(n.endswith("/constants.pkl") or "/code/" in n for n in names):
@@ -99,7 +119,7 @@ def _zip_kind(path) -> str:
         return "torch-zip"
     if not names:
         return "npz"  # numpy.savez() with no arrays
-    raise TensorFileError("This zip archive holds no torch.save pickle nor NumPy arrays.")
+    raise TensorFileError(_("This zip archive holds no torch.save pickle nor NumPy arrays."))
 
 
 def extension_note(path: str | os.PathLike, fmt: str) -> str | None:
@@ -107,7 +127,9 @@ def extension_note(path: str | os.PathLike, fmt: str) -> str | None:
     if fmt not in EXTENSIONS or os.path.isdir(path):
         return None
     if suffix and suffix not in EXTENSIONS[fmt]:
-        return f"Named {suffix} but the bytes are {FORMAT_LABELS[fmt]}; read by content."
+        return _("Named {suffix} but the bytes are {format}; read by content.").format(
+            suffix=suffix, format=format_label(fmt)
+        )
     return None
 
 
@@ -120,7 +142,7 @@ def load_numpy(path: str | os.PathLike, fmt: str) -> tuple[object, list[str]]:
     notes: list[str] = []
     try:
         if fmt == "npy":
-            obj = numpy_tensor(np.load(path, allow_pickle=False), "The array", notes)
+            obj = numpy_tensor(np.load(path, allow_pickle=False), None, notes)
         else:
             obj = _npz_tensors(path, notes)
     except TensorFileError:
@@ -130,27 +152,65 @@ def load_numpy(path: str | os.PathLike, fmt: str) -> tuple[object, list[str]]:
     return obj, notes
 
 
-NUMPY_KINDS = {"U": "text", "S": "bytes", "O": "Python objects", "V": "structured records",
-               "M": "dates", "m": "time spans"}  # fmt: skip
+def _numpy_kind(array: np.ndarray) -> str:
+    kinds = {
+        "U": _("text"),
+        "S": _("bytes"),
+        "O": _("Python objects"),
+        "V": _("structured records"),
+        "M": _("dates"),
+        "m": _("time spans"),
+    }
+    return kinds.get(array.dtype.kind, f"dtype {array.dtype}")
 
 
-def numpy_tensor(array: np.ndarray, what: str, notes: list[str]) -> torch.Tensor:
-    """A tensor of a NumPy array; a foreign byte order is converted (a copy, with a note), a dtype
-    torch cannot hold is one sentence."""
+class NumpyRefusalError(TensorFileError):
+    """An array torch cannot hold; `reason` says why without naming the array."""
+
+    def __init__(self, sentence: str, reason: str) -> None:
+        super().__init__(sentence)
+        self.reason = reason
+
+
+def numpy_tensor(array: np.ndarray, key: str | None, notes: list[str]) -> torch.Tensor:
+    """A tensor of a NumPy array (`key`: its name in an .npz, None for an .npy); a foreign byte
+    order is converted (a copy, with a note), a dtype torch cannot hold is one sentence."""
     if not array.dtype.isnative and array.dtype.kind in "biufc":
-        order = "little" if array.dtype.byteorder == "<" else "big"
+        big = array.dtype.byteorder != "<"
         array = array.astype(array.dtype.newbyteorder("="))
-        notes.append(
-            f"{what} is stored {order}-endian: "
-            "converted to this machine's byte order (a copy, not mapped from the file)."
-        )
+        if key is None:
+            note = (
+                _(
+                    "The array is stored big-endian: converted to this machine's byte order (a "
+                    "copy, not mapped from the file)."
+                )
+                if big
+                else _(
+                    "The array is stored little-endian: converted to this machine's byte order "
+                    "(a copy, not mapped from the file)."
+                )
+            )
+        else:
+            note = (
+                _(
+                    "The array {key} is stored big-endian: converted to this machine's byte "
+                    "order (a copy, not mapped from the file)."
+                )
+                if big
+                else _(
+                    "The array {key} is stored little-endian: converted to this machine's byte "
+                    "order (a copy, not mapped from the file)."
+                )
+            )
+        notes.append(note.format(key=repr(key)))
     try:
         return torch.from_numpy(array)
     except TypeError:
-        kind = NUMPY_KINDS.get(array.dtype.kind, f"dtype {array.dtype}")
-        raise TensorFileError(
-            f"{what} holds {kind} ({array.dtype.str}), which a torch tensor cannot hold."
-        ) from None
+        reason = _("holds {kind} ({dtype}), which a torch tensor cannot hold").format(
+            kind=_numpy_kind(array), dtype=array.dtype.str
+        )
+        sentence = _("The array {reason}.") if key is None else _("The array {key} {reason}.")
+        raise NumpyRefusalError(sentence.format(key=repr(key), reason=reason), reason) from None
 
 
 def _npz_tensors(path, notes: list[str]) -> dict[str, torch.Tensor]:
@@ -159,17 +219,22 @@ def _npz_tensors(path, notes: list[str]) -> dict[str, torch.Tensor]:
     with np.load(path, allow_pickle=False) as archive:
         for key in archive.files:
             try:
-                tensors[key] = numpy_tensor(archive[key], f"The array {key!r}", notes)
-            except TensorFileError as refusal:
-                skipped.append(str(refusal).removeprefix("The array ").rstrip("."))
+                tensors[key] = numpy_tensor(archive[key], key, notes)
+            except NumpyRefusalError as refusal:
+                skipped.append(f"{key!r} {refusal.reason}")
             except ValueError as error:
                 if "allow_pickle" not in str(error):
                     raise
-                skipped.append(f"{key!r} holds Python objects (needs pickle, never loaded)")
+                why = _("holds Python objects (needs pickle, never loaded)")
+                skipped.append(f"{key!r} {why}")
     if skipped and not tensors:
-        raise TensorFileError(f"No array of this .npz can be a tensor: {'; '.join(skipped)}.")
+        raise TensorFileError(
+            _("No array of this .npz can be a tensor: {arrays}.").format(arrays="; ".join(skipped))
+        )
     if skipped:
-        notes.append(f"Skipped {len(skipped)} array(s): {'; '.join(skipped)}.")
+        notes.append(
+            _("Skipped {n} array(s): {arrays}.").format(n=len(skipped), arrays="; ".join(skipped))
+        )
     return tensors
 
 
@@ -182,17 +247,19 @@ def _one_line(error: BaseException) -> str:
 def _explain_load_error(error: BaseException) -> str:
     text = str(error)
     if "central directory" in text or "zip archive" in text or "failed reading" in text:
-        return "The zip archive is damaged or truncated: torch could not read it."
+        return _("The zip archive is damaged or truncated: torch could not read it.")
     if "Weights only load failed" in text:
-        return (
+        return _(
             "Refused: torch's weights-only loader found something that is not a tensor type; "
             "tensorviz never falls back to a full unpickle."
         )
     if "allow_pickle" in text or "Object arrays" in text:
-        return "The NumPy file holds Python objects (needs pickle); tensorviz does not load them."
+        return _(
+            "The NumPy file holds Python objects (needs pickle); tensorviz does not load them."
+        )
     if isinstance(error, EOFError | struct.error) or "truncated" in text or "EOF" in text:
-        return "The file is truncated: it ends before its data does."
-    return f"The file could not be read: {_one_line(error)}"
+        return _("The file is truncated: it ends before its data does.")
+    return _("The file could not be read: {error}").format(error=_one_line(error))
 
 
 # --- saving --------------------------------------------------------------------------------------
@@ -203,7 +270,7 @@ def save_tensors(tensors: Mapping[str, torch.Tensor], path: str | os.PathLike) -
     tensors = {name: t.detach() for name, t in tensors.items()}
     if str(path).lower().endswith(".safetensors"):
         if problems := safetensors_problems(tensors):
-            raise TensorFileError(f"safetensors refuses: {'; '.join(problems)}. {SAFETENSORS_FIX}")
+            raise TensorFileError(safetensors_refusal(problems))
         write_stream_atomically(path, lambda stream: write_safetensors(tensors, stream))
         return "safetensors"
     write_stream_atomically(path, lambda stream: torch.save(tensors, stream))

@@ -18,7 +18,7 @@ import torch
 from tensorviz.core.files.file_errors import TensorFileError
 from tensorviz.core.files.file_nodes import Node, StorageGroupInfo, TensorInfo, access_text
 from tensorviz.core.files.folders import mark_sources, read_folder_like
-from tensorviz.core.files.formats import FORMAT_LABELS, detect_format, extension_note
+from tensorviz.core.files.formats import detect_format, extension_note, format_label
 from tensorviz.core.files.json_tree import inspection_json
 from tensorviz.core.files.open_requests import path_problem
 from tensorviz.core.files.quoting import one_line
@@ -28,6 +28,7 @@ from tensorviz.core.files.tree import build_tree, walk
 from tensorviz.core.files.value_reading import FileChangedError, read_copies, stamp_now, value_at
 from tensorviz.core.files.weights_only import SafetyReport
 from tensorviz.core.gc_pause import gc_paused
+from tensorviz.core.translation import _, ngettext
 
 __all__ = ["FileChangedError", "FileInspection", "Node", "StorageGroupInfo", "TensorInfo",
            "access_text", "inspect_file", "tensor_nodes_below", "value_at"]  # fmt: skip
@@ -57,7 +58,7 @@ class FileInspection:
 
     @property
     def format_label(self) -> str:
-        return FORMAT_LABELS.get(self.format, "unknown")
+        return format_label(self.format)
 
     @property
     def calls(self) -> list:
@@ -72,11 +73,13 @@ class FileInspection:
             try:
                 now = stamp_now(path)
             except OSError:
-                return (
-                    f"{name} was deleted or moved since it was opened; reopen it to read its data."
-                )
+                return _(
+                    "{name} was deleted or moved since it was opened; reopen it to read its data."
+                ).format(name=name)
             if now != stamp:
-                return f"{name} changed on disk since it was opened; reopen it to read its data."
+                return _(
+                    "{name} changed on disk since it was opened; reopen it to read its data."
+                ).format(name=name)
         return None
 
     def tensor_at(self, access: tuple) -> torch.Tensor:
@@ -104,7 +107,7 @@ def inspect_file(path: str | os.PathLike) -> FileInspection:
     text = os.fsdecode(path)
     result = FileInspection(text)
     if problem := path_problem(text, folders=True):
-        result.error = one_line(f"Cannot open {text}: {problem.reason}")
+        result.error = one_line(problem.message())
         return result
     with warnings.catch_warnings(record=True) as caught, gc_paused():  # warnings never reach
         warnings.simplefilter("always")  # stderr; the tree's many small objects skip the GC
@@ -126,23 +129,24 @@ def _inspect(result: FileInspection) -> None:
         result.error = str(problem)
         return
     except (OSError, MemoryError) as error:
-        result.error = f"The file could not be read: {_os_words(error)}."
+        result.error = _("The file could not be read: {why}.").format(why=_os_words(error))
         return
     except RecursionError:
-        result.error = "The file nests its contents deeper than Python can follow."
+        result.error = _("The file nests its contents deeper than Python can follow.")
         return
     except Exception as error:  # noqa: BLE001 — whatever a damaged file does: one sentence
-        result.error = f"The file could not be read: {type(error).__name__}: {_first_line(error)}"
+        result.error = _("The file could not be read: {error}").format(
+            error=f"{type(error).__name__}: {_first_line(error)}"
+        )
         return
     _take(result, content)
     try:
         _describe(result)
     except Exception as error:  # noqa: BLE001 — never a traceback: one sentence, nothing shown
         result.root, result.entries, result.storages = None, [], []
-        result.error = (
-            f"The file loaded, but its contents could not be described: "
-            f"{type(error).__name__}: {_first_line(error)}"
-        )
+        result.error = _(
+            "The file loaded, but its contents could not be described: {error}"
+        ).format(error=f"{type(error).__name__}: {_first_line(error)}")
 
 
 def read_content(path: str, fmt: str) -> FileContent:
@@ -171,7 +175,7 @@ def _os_words(error: BaseException) -> str:
 
 def _first_line(error: BaseException) -> str:
     lines = str(error).strip().splitlines()
-    return lines[0] if lines else "no details"
+    return lines[0] if lines else _("no details")
 
 
 def _warning_notes(caught) -> list[str]:
@@ -181,14 +185,14 @@ def _warning_notes(caught) -> list[str]:
         text = _first_line(warning.message)
         if "TypedStorage is deprecated" in text or issubclass(warning.category, DeprecationWarning):
             continue
-        notes.append(f"torch warned: {one_line(text, 200)}")
+        notes.append(_("torch warned: {message}").format(message=one_line(text, 200)))
     return list(dict.fromkeys(notes))
 
 
 def _describe(result: FileInspection) -> None:
     """The tree, each entry's facts and the storages they share."""
     folder = os.path.isdir(result.path)
-    result.root = build_tree(result.loaded, f"{Path(result.path).name}/" if folder else "(file)")
+    result.root = build_tree(result.loaded, f"{Path(result.path).name}/" if folder else _("(file)"))
     result.entries = [node for node in walk(result.root) if node.kind == "tensor"]
     result.storages = share_storages(
         result.entries, lambda a: value_at(result.loaded, a), result.file_offsets
@@ -198,12 +202,15 @@ def _describe(result: FileInspection) -> None:
     special = [n for n in result.entries if n.tensor.storage_id is None]
     if special:
         kinds = sorted({n.tensor.layout if n.tensor.device != "meta" else "meta" for n in special})
-        many = len(special) > 1
-        result.notes.append(
-            f"{len(special)} {'entries are' if many else 'entry is a'} {' / '.join(kinds)} "
-            f"tensor{'s' if many else ''}: shown with layout, shape, dtype (and nnz for sparse), "
-            "but with no plain storage there is no sharing information, values or statistics."
+        note = ngettext(
+            "{n} entry is a {kinds} tensor: shown with layout, shape, dtype (and nnz for sparse), "
+            "but with no plain storage there is no sharing information, values or statistics.",
+            "{n} entries are {kinds} tensors: shown with layout, shape, dtype (and nnz for "
+            "sparse), but with no plain storage there is no sharing information, values or "
+            "statistics.",
+            len(special),
         )
+        result.notes.append(note.format(n=len(special), kinds=" / ".join(kinds)))
 
 
 def tensor_nodes_below(nodes: list[Node]) -> list[Node]:

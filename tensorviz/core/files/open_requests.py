@@ -10,6 +10,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from tensorviz.core.translation import _
+
 
 @dataclass(frozen=True)
 class PathProblem:
@@ -17,7 +19,7 @@ class PathProblem:
     reason: str
 
     def message(self) -> str:
-        return f"Cannot open {self.path}: {self.reason}"
+        return _("Cannot open {path}: {reason}").format(path=self.path, reason=self.reason)
 
 
 def path_problem(path: str | os.PathLike, folders: bool = False) -> PathProblem | None:
@@ -25,20 +27,20 @@ def path_problem(path: str | os.PathLike, folders: bool = False) -> PathProblem 
     a checkpoint folder), else what is wrong with it."""
     text = os.fspath(path)
     if not text.strip():
-        return PathProblem(text, "the path is empty.")
+        return PathProblem(text, _("the path is empty."))
     p = Path(text).expanduser()
     if not p.exists():
-        return PathProblem(text, "no such file.")
+        return PathProblem(text, _("no such file."))
     if p.is_dir() and not folders:
-        return PathProblem(text, "it is a folder, not a file.")
+        return PathProblem(text, _("it is a folder, not a file."))
     if p.is_dir():
         if not os.access(p, os.R_OK | os.X_OK):
-            return PathProblem(text, "permission denied (the folder is not readable).")
+            return PathProblem(text, _("permission denied (the folder is not readable)."))
         return None
     if not p.is_file():
-        return PathProblem(text, "it is not a regular file.")
+        return PathProblem(text, _("it is not a regular file."))
     if not os.access(p, os.R_OK):
-        return PathProblem(text, "permission denied (the file is not readable).")
+        return PathProblem(text, _("permission denied (the file is not readable)."))
     return None
 
 

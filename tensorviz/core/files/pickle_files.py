@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 
 import torch
 
-from tensorviz.core.files.file_errors import TensorFileError
+from tensorviz.core.files.file_errors import TensorFileError, zip_directory_damaged
 from tensorviz.core.files.stand_ins import GlobalRef
 from tensorviz.core.files.unpickler import ByteSource, FileSource, PickleReadError, SafeUnpickler
 from tensorviz.core.files.value_reading import StoredBytes, real_copy, stamp_now, storage_key
 from tensorviz.core.files.weights_only import unsupported_opcodes
+from tensorviz.core.translation import _
 
 LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
 
@@ -34,6 +35,7 @@ class LoadedPickle:
     protocol: int = 0
     weights_only_opcodes: list[str] = field(default_factory=list)  # ones torch cannot read
     pickle_data: bytes | None = field(default=None, repr=False)  # a zip's data.pkl
+    plain_pickle: bool = False  # a pickle not written by torch.save
 
 
 class FileStorages:
@@ -47,17 +49,21 @@ class FileStorages:
 
     def storage(self, pid):
         if not isinstance(pid, tuple) or not pid:
-            raise PickleReadError("The pickle refers to stored data in a form torch never writes.")
+            raise PickleReadError(
+                _("The pickle refers to stored data in a form torch never writes.")
+            )
         kind = pid[0].decode("ascii") if isinstance(pid[0], bytes) else pid[0]
         if kind == "module" and len(pid) >= 2:  # legacy whole-model saves: the class itself
             return pid[1]
         if kind != "storage" or len(pid) not in (5, 6):
-            raise PickleReadError("The pickle refers to stored data in a form torch never writes.")
+            raise PickleReadError(
+                _("The pickle refers to stored data in a form torch never writes.")
+            )
         storage_type, key, location, numel = pid[1:5]
         dtype = torch.uint8 if storage_type is torch.UntypedStorage else storage_type
         dtype = getattr(dtype, "dtype", dtype)
         if not isinstance(dtype, torch.dtype) or not isinstance(numel, int) or numel < 0:
-            raise PickleReadError("The pickle names a storage of an unknown type or size.")
+            raise PickleReadError(_("The pickle names a storage of an unknown type or size."))
         key, location = str(key), str(location)
         if key not in self.by_key:
             nbytes = numel * torch._utils._element_size(dtype)
@@ -75,7 +81,7 @@ class FileStorages:
             )
         view = pid[5] if len(pid) == 6 else None
         if view is not None:
-            self.notes.append("A legacy storage view is listed as a storage of its own.")
+            self.notes.append(_("A legacy storage view is listed as a storage of its own."))
         return typed
 
     def _stamps(self) -> dict:
@@ -110,7 +116,7 @@ def _unpickle(data, storages: FileStorages | None, loaded: LoadedPickle, materia
     try:
         obj = unpickler.load()
     except RecursionError:
-        raise TensorFileError("The pickle nests deeper than Python can follow.") from None
+        raise TensorFileError(_("The pickle nests deeper than Python can follow.")) from None
     except PickleReadError as error:
         raise TensorFileError(str(error)) from None
     loaded.protocol = max(loaded.protocol, unpickler.protocol)
@@ -139,18 +145,18 @@ class ZipRecords:
         try:
             self._reader = torch._C.PyTorchFileReader(source)
         except Exception:  # noqa: BLE001
-            raise TensorFileError(
-                "The zip archive is damaged or truncated: its directory cannot be read."
-            ) from None
+            raise TensorFileError(zip_directory_damaged()) from None
 
     def _ask(self, what: str, *args):
         try:
             return getattr(self._reader, what)(*args)
         except Exception:  # noqa: BLE001
-            name = f" {args[0]}" if args else ""
-            raise TensorFileError(
-                f"The zip archive is damaged: its record{name} cannot be read."
-            ) from None
+            damaged = (
+                _("The zip archive is damaged: its record {name} cannot be read.")
+                if args
+                else _("The zip archive is damaged: its record cannot be read.")
+            )
+            raise TensorFileError(damaged.format(name=args[0] if args else "")) from None
 
     def has_record(self, name: str) -> bool:
         return self._ask("has_record", name)
@@ -179,20 +185,24 @@ def read_zip_pickle(
     the archive starts inside `path` (a distributed checkpoint's chunk)."""
     loaded = LoadedPickle()
     if not reader.has_record(pickle_name):
-        raise TensorFileError(f"The archive holds no {pickle_name}.")
+        raise TensorFileError(_("The archive holds no {name}.").format(name=pickle_name))
     swap = False
     if reader.has_record("byteorder"):
         order = bytes(reader.get_record("byteorder"))
         swap = order.decode("ascii", "replace") != sys.byteorder
         if order not in (b"little", b"big"):
-            raise TensorFileError("The archive's byteorder record is neither little nor big.")
+            raise TensorFileError(_("The archive's byteorder record is neither little nor big."))
 
     def place(key: str, nbytes: int) -> tuple[str, int]:
         name = f"{data_folder}/{key}"
         if not reader.has_record(name):
-            raise PickleReadError(f"The archive has no record {name} for a tensor's data.")
+            raise PickleReadError(
+                _("The archive has no record {name} for a tensor's data.").format(name=name)
+            )
         if reader.get_record_size(name) < nbytes:
-            raise PickleReadError(f"The archive's record {name} is shorter than its tensor.")
+            raise PickleReadError(
+                _("The archive's record {name} is shorter than its tensor.").format(name=name)
+            )
         return path, base + reader.get_record_offset(name)
 
     storages = FileStorages(path, place, swap, loaded)
@@ -219,7 +229,8 @@ def read_legacy(path: str) -> LoadedPickle:
         magic = _unpickle(source, None, loaded)
         if magic != LEGACY_MAGIC:
             loaded.obj = magic
-            loaded.notes.append("A plain pickle (not written by torch.save): read as it is.")
+            loaded.notes.append(_("A plain pickle (not written by torch.save): read as it is."))
+            loaded.plain_pickle = True
             return loaded
         _unpickle(source, None, loaded)  # protocol version
         info = _unpickle(source, None, loaded)
@@ -228,16 +239,20 @@ def read_legacy(path: str) -> LoadedPickle:
         sizes = _legacy_element_sizes(path, f, size)  # a first pass that reads no data
         keys = _unpickle(source, None, loaded)
         if not isinstance(keys, list):
-            raise TensorFileError("The file's list of storages is damaged.")
+            raise TensorFileError(_("The file's list of storages is damaged."))
         places = _legacy_places(f, size, keys, sizes, little)
         loaded.unpicklers.clear()  # the framing pickles are torch's, not the file's content
 
         def place(key: str, nbytes: int) -> tuple[str, int]:
             if key not in places:
-                raise PickleReadError(f"The storage {key!r} is not in the file's data.")
+                raise PickleReadError(
+                    _("The storage {key} is not in the file's data.").format(key=repr(key))
+                )
             offset, count_bytes = places[key]
             if count_bytes < nbytes:
-                raise PickleReadError(f"The storage {key!r} is shorter than its tensor.")
+                raise PickleReadError(
+                    _("The storage {key} is shorter than its tensor.").format(key=repr(key))
+                )
             return path, offset
 
         f.seek(start)
@@ -245,8 +260,10 @@ def read_legacy(path: str) -> LoadedPickle:
                                 loaded=loaded)  # fmt: skip
         loaded.obj = _unpickle(FileSource(f, size), storages, loaded)
     loaded.notes.append(
-        "Legacy (non-zip) torch.save format: values are read from the file when shown. Re-save it "
-        "with torch.save to get the zip format."
+        _(
+            "Legacy (non-zip) torch.save format: values are read from the file when shown. Re-save "
+            "it with torch.save to get the zip format."
+        )
     )
     return loaded
 
@@ -264,16 +281,17 @@ def _legacy_places(f, size: int, keys: list, sizes: dict, little: bool) -> dict:
     """key → (offset of its bytes, bytes there) in the legacy data region: for each storage key,
     an 8-byte element count, then count × element size bytes."""
     order = "<" if little else ">"
+    truncated = _("The file is truncated: it ends before its tensor data does.")
     places, offset = {}, f.tell()
     for key in map(str, keys):
         f.seek(offset)
         raw = f.read(8)
         if len(raw) < 8 or key not in sizes:
-            raise TensorFileError("The file is truncated: it ends before its tensor data does.")
+            raise TensorFileError(truncated)
         (count,) = struct.unpack(f"{order}q", raw)
         nbytes = count * sizes[key]
         if count < 0 or offset + 8 + nbytes > size:
-            raise TensorFileError("The file is truncated: it ends before its tensor data does.")
+            raise TensorFileError(truncated)
         places[key] = (offset + 8, nbytes)
         offset += 8 + nbytes
     return places

@@ -13,6 +13,7 @@ import struct
 from collections import deque
 
 from tensorviz.core.files.stand_ins import GlobalRef, RecordedState
+from tensorviz.core.translation import _
 
 MAX_PROTOCOL = 5
 STOP = object()
@@ -52,7 +53,11 @@ def _sized(fmt: str, size: int, make):
 def _proto(u) -> None:
     u.protocol = u.source.read(1)[0]
     if u.protocol > MAX_PROTOCOL:
-        raise PickleReadError(f"The pickle uses protocol {u.protocol}, newer than any Python's.")
+        raise PickleReadError(
+            _("The pickle uses protocol {protocol}, newer than any Python's.").format(
+                protocol=u.protocol
+            )
+        )
 
 
 def _frame(u) -> None:
@@ -79,7 +84,7 @@ def _long_n(size_fmt: str, size: int):
 def _string_line(u) -> None:
     raw = u.source.readline()[:-1]
     if len(raw) < 2 or raw[0] != raw[-1] or raw[:1] not in b"\"'":
-        raise PickleReadError("The pickle holds a malformed STRING.")
+        raise PickleReadError(_("The pickle holds a malformed STRING."))
     u.stack.append(_decode(codecs.escape_decode(raw[1:-1])[0]))
 
 
@@ -96,7 +101,7 @@ def _global(u) -> None:
 def _stack_global(u) -> None:
     name, module = u.stack.pop(), u.stack.pop()
     if not isinstance(name, str) or not isinstance(module, str):
-        raise PickleReadError("The pickle's STACK_GLOBAL names are not text.")
+        raise PickleReadError(_("The pickle's STACK_GLOBAL names are not text."))
     u.stack.append(u._find_class(module, name))
 
 
@@ -114,7 +119,7 @@ def _reduce(u) -> None:
     args = u.stack.pop()
     func = u.stack.pop()
     if not isinstance(args, tuple):
-        raise PickleReadError("The pickle's REDUCE arguments are not a tuple.")
+        raise PickleReadError(_("The pickle's REDUCE arguments are not a tuple."))
     u.stack.append(u._call(func, args))
 
 
@@ -147,13 +152,15 @@ def _build(u) -> None:
 
 def _persistent(u, pid) -> None:
     if u.persistent_load is None:
-        raise PickleReadError("The pickle refers to stored data, but it is not a torch file.")
+        raise PickleReadError(_("The pickle refers to stored data, but it is not a torch file."))
     u.stack.append(u.persistent_load(pid))
 
 
 def _set_items(target, pairs: list) -> None:
     if not isinstance(target, dict | RecordedState):
-        raise PickleReadError(f"The pickle sets items on a {type(target).__name__}.")
+        raise PickleReadError(
+            _("The pickle sets items on a {type}.").format(type=type(target).__name__)
+        )
     for key, value in pairs:
         target[key] = value
 
@@ -164,7 +171,9 @@ def _append_items(target, items: list) -> None:
     elif isinstance(target, set):
         target.update(items)
     else:
-        raise PickleReadError(f"The pickle appends to a {type(target).__name__}.")
+        raise PickleReadError(
+            _("The pickle appends to a {type}.").format(type=type(target).__name__)
+        )
 
 
 def _setitems(u) -> None:
@@ -210,7 +219,7 @@ def _tuple_n(n: int):
 
 
 def _no_buffers(u) -> None:
-    raise PickleReadError("The pickle needs out-of-band buffers (protocol 5) it does not carry.")
+    raise PickleReadError(_("The pickle needs out-of-band buffers (protocol 5) it does not carry."))
 
 
 def _line_index(u) -> int:

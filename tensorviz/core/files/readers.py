@@ -52,7 +52,7 @@ def read_file(path: str, fmt: str) -> FileContent:
                 loaded = read_zip_pickle(path, open_zip_reader(source))
         return _from_pickle(content, loaded)
     loaded = read_legacy(path)
-    if any("plain pickle" in note for note in loaded.notes):
+    if loaded.plain_pickle:
         content.format = "pickle"
     return _from_pickle(content, loaded)
 

@@ -23,6 +23,7 @@ import torch
 from tensorviz.core.files.file_errors import TensorFileError
 from tensorviz.core.files.quoting import quoted
 from tensorviz.core.files.value_reading import StoredBytes
+from tensorviz.core.translation import _
 
 # bits per element of every dtype the safetensors format defines
 DTYPE_BITS = {
@@ -52,8 +53,10 @@ class UnreadableEntry:
 
     def __repr__(self) -> str:
         shape = ", ".join(map(str, self.shape))
-        return (f"[{shape}] {self.dtype}, {self.nbytes:,} bytes — torch has no dtype for "
-                f"{self.dtype}, so it is listed but its values cannot be shown")  # fmt: skip
+        return _(
+            "[{shape}] {dtype}, {nbytes} bytes — torch has no dtype for {dtype}, so it is "
+            "listed but its values cannot be shown"
+        ).format(shape=shape, dtype=self.dtype, nbytes=f"{self.nbytes:,}")
 
 
 def read_safetensors(path: str) -> tuple[dict, dict, dict | None, list[str]]:
@@ -77,7 +80,11 @@ def read_safetensors(path: str) -> tuple[dict, dict, dict | None, list[str]]:
         dtype = types.get(dtype_name)
         if dtype is None:
             tensors[name] = UnreadableEntry(dtype_name, tuple(shape), end - start)
-            notes.append(f"{quoted(name)} is {dtype_name}, which torch cannot hold: listed only.")
+            notes.append(
+                _("{name} is {dtype}, which torch cannot hold: listed only.").format(
+                    name=quoted(name), dtype=dtype_name
+                )
+            )
             continue
         tensor = torch.empty(shape, dtype=dtype, device="meta")  # contiguous, its own storage
         records[tensor.untyped_storage()._cdata] = StoredBytes(path, base + start, end - start)
@@ -108,29 +115,31 @@ def explain_refusal(path: str, library_words: str) -> str:
     if problem:
         return problem
     words = library_words.removeprefix("Error while deserializing header: ")
-    return f"The safetensors library refuses this file: {quoted(words, 160)}."
+    return _("The safetensors library refuses this file: {words}.").format(words=quoted(words, 160))
 
 
 def _header_problem(f) -> str | None:
     size = os.fstat(f.fileno()).st_size
     raw = f.read(8)
     if len(raw) < 8:
-        return "The safetensors file is truncated: it ends inside its header."
+        return _("The safetensors file is truncated: it ends inside its header.")
     (header_len,) = struct.unpack("<Q", raw)
     if header_len > size - 8:
-        return (f"The safetensors header claims {header_len:,} bytes but only {size - 8:,} "
-                "follow: the file is truncated or not safetensors.")  # fmt: skip
+        return _(
+            "The safetensors header claims {claimed} bytes but only {present} follow: the "
+            "file is truncated or not safetensors."
+        ).format(claimed=f"{header_len:,}", present=f"{size - 8:,}")
     try:
         header = json.loads(f.read(header_len).decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        return "The safetensors header is not valid UTF-8 JSON."
+        return _("The safetensors header is not valid UTF-8 JSON.")
     if not isinstance(header, dict):
-        return "The safetensors header is not a JSON object of named entries."
+        return _("The safetensors header is not a JSON object of named entries.")
     metadata = header.get("__metadata__", {})
     if not isinstance(metadata, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in metadata.items()
     ):
-        return "The safetensors __metadata__ must map strings to strings."
+        return _("The safetensors __metadata__ must map strings to strings.")
     data_size = size - 8 - header_len
     spans = []
     for name, info in header.items():
@@ -138,37 +147,52 @@ def _header_problem(f) -> str | None:
             continue
         problem = _entry_problem(info, data_size)
         if problem:
-            return f"The safetensors entry {quoted(name)} {problem}."
+            return _("The safetensors entry {name} {problem}.").format(
+                name=quoted(name), problem=problem
+            )
         spans.append((*info["data_offsets"], name))
     spans.sort()
     for (_s1, end1, first), (start2, _e2, second) in zip(spans, spans[1:], strict=False):
         if start2 < end1:
-            return (f"The safetensors entries {quoted(first)} and {quoted(second)} overlap in "
-                    "the file's data.")  # fmt: skip
+            return _(
+                "The safetensors entries {first} and {second} overlap in the file's data."
+            ).format(first=quoted(first), second=quoted(second))
     return None
 
 
 def _entry_problem(info, data_size: int) -> str | None:
     if not isinstance(info, dict) or not {"dtype", "shape", "data_offsets"} <= set(info):
-        return "is not an object with dtype, shape and data_offsets"
+        return _("is not an object with dtype, shape and data_offsets")
     bits = DTYPE_BITS.get(info["dtype"]) if isinstance(info["dtype"], str) else None
     if bits is None:
-        return f"has dtype {_json(info['dtype'])}, which the safetensors format does not define"
+        return _("has dtype {dtype}, which the safetensors format does not define").format(
+            dtype=_json(info["dtype"])
+        )
     shape, offsets = info["shape"], info["data_offsets"]
     if not isinstance(shape, list) or not all(_natural(n) for n in shape):
-        return f"has shape {_json(shape)}: it must be a list of non-negative integers"
+        return _("has shape {shape}: it must be a list of non-negative integers").format(
+            shape=_json(shape)
+        )
     if not isinstance(offsets, list) or len(offsets) != 2 or not all(map(_natural, offsets)):
-        return f"has data_offsets {_json(offsets)}: they must be two non-negative integers"
+        return _("has data_offsets {offsets}: they must be two non-negative integers").format(
+            offsets=_json(offsets)
+        )
     start, end = offsets
     if not start <= end <= data_size:
-        return f"has data_offsets [{start}, {end}] outside the file's {data_size:,} bytes of data"
+        return _(
+            "has data_offsets [{start}, {end}] outside the file's {size} bytes of data"
+        ).format(start=start, end=end, size=f"{data_size:,}")
     numel = 1
     for n in shape:
         numel *= n
     if numel * bits % 8 or end - start != numel * bits // 8:
         needed = numel * bits / 8
-        return (f"has shape {_json(shape)} of {info['dtype']}, which needs {needed:,g} bytes, "
-                f"but its data_offsets span {end - start:,}")  # fmt: skip
+        return _(
+            "has shape {shape} of {dtype}, which needs {needed} bytes, but its data_offsets "
+            "span {span}"
+        ).format(
+            shape=_json(shape), dtype=info["dtype"], needed=f"{needed:,g}", span=f"{end - start:,}"
+        )
     return None
 
 
@@ -190,21 +214,33 @@ def safetensors_problems(tensors: Mapping[str, torch.Tensor]) -> list[str]:
     problems, owners = [], {}
     for name, tensor in tensors.items():
         if not tensor.is_contiguous():
-            problems.append(f"{name} is not contiguous (stride {tuple(tensor.stride())})")
+            problems.append(
+                _("{name} is not contiguous (stride {stride})").format(
+                    name=name, stride=tuple(tensor.stride())
+                )
+            )
         if tensor.dtype not in supported:
-            problems.append(f"{name} has dtype {tensor.dtype}, which safetensors cannot store")
+            problems.append(
+                _("{name} has dtype {dtype}, which safetensors cannot store").format(
+                    name=name, dtype=tensor.dtype
+                )
+            )
         key = (str(tensor.device), tensor.untyped_storage().data_ptr())
         if tensor.untyped_storage().nbytes() and key in owners:
-            problems.append(f"{name} shares memory with {owners[key]}")
+            problems.append(
+                _("{name} shares memory with {other}").format(name=name, other=owners[key])
+            )
         owners.setdefault(key, name)
     return problems
 
 
-SAFETENSORS_FIX = (
-    "safetensors stores each tensor as its own contiguous block: save "
-    "{name: t.clone().contiguous()} instead (the sharing is lost), or save as .pt, which keeps "
-    "storages and strides."
-)
+def safetensors_refusal(problems: list[str]) -> str:
+    """Why safetensors refuses, and the fix."""
+    return _(
+        "safetensors refuses: {problems}. safetensors stores each tensor as its own "
+        "contiguous block: save {code} instead (the sharing is lost), or save as .pt, which "
+        "keeps storages and strides."
+    ).format(problems="; ".join(problems), code="{name: t.clone().contiguous()}")
 
 
 def write_safetensors(tensors: Mapping[str, torch.Tensor], stream, metadata=None) -> None:
@@ -213,6 +249,6 @@ def write_safetensors(tensors: Mapping[str, torch.Tensor], stream, metadata=None
 
     problems = safetensors_problems(tensors)
     if problems:
-        raise TensorFileError(f"safetensors refuses: {'; '.join(problems)}. {SAFETENSORS_FIX}")
+        raise TensorFileError(safetensors_refusal(problems))
     cpu = {name: t.detach().cpu() for name, t in tensors.items()}
     stream.write(safetensors.torch.save(cpu, metadata=metadata))

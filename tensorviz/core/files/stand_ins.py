@@ -15,30 +15,83 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tensorviz.core.translation import _
+
 # Callables whose call would run a shell command, Python source, or touch files or the network.
 # The module decides (os.system and posix.system are one function; torch's own blocklist is
 # sys/os/posix/nt); anything else a pickle calls is still listed as a call, only less loudly.
-DANGER_BY_MODULE = {
-    "os": "runs a shell command or changes files", "posix": "runs a shell command or changes files",
-    "nt": "runs a shell command or changes files", "subprocess": "runs a program",
-    "pty": "runs a program", "shutil": "changes files", "socket": "opens a network connection",
-    "urllib.request": "reads from the network", "http.client": "opens a network connection",
-    "webbrowser": "opens a browser", "runpy": "runs Python code", "code": "runs Python code",
-    "importlib": "imports and runs a module", "sys": "changes the interpreter",
-    "ctypes": "calls native code", "pickle": "unpickles more data (running it)",
-    "_pickle": "unpickles more data (running it)", "marshal": "loads compiled code",
-    "multiprocessing": "starts processes", "asyncio": "runs a program",
-}  # fmt: skip
-DANGER_BY_NAME = {
-    "builtins.eval": "runs Python code", "builtins.exec": "runs Python code",
-    "builtins.compile": "compiles Python code", "builtins.__import__": "imports and runs a module",
-    "builtins.open": "opens a file", "builtins.breakpoint": "starts a debugger",
-    "builtins.input": "waits for input", "builtins.getattr": "looks up any attribute",
-    "builtins.setattr": "changes any attribute", "builtins.delattr": "removes any attribute",
-    "builtins.globals": "reads the interpreter's globals", "builtins.vars": "reads any namespace",
-    "torch.load": "loads another file (running it)", "torch.hub.load": "downloads and runs code",
-    "numpy.load": "loads another file", "torch.jit.load": "loads and runs a TorchScript program",
-}  # fmt: skip
+DANGEROUS_MODULES = (
+    "os",
+    "posix",
+    "nt",
+    "subprocess",
+    "pty",
+    "shutil",
+    "socket",
+    "urllib.request",
+    "http.client",
+    "webbrowser",
+    "runpy",
+    "code",
+    "importlib",
+    "sys",
+    "ctypes",
+    "pickle",
+    "_pickle",
+    "marshal",
+    "multiprocessing",
+    "asyncio",
+)
+
+
+def _danger_by_module() -> dict[str, str]:
+    shell, program = _("runs a shell command or changes files"), _("runs a program")
+    network, python = _("opens a network connection"), _("runs Python code")
+    unpickles = _("unpickles more data (running it)")
+    return {
+        "os": shell,
+        "posix": shell,
+        "nt": shell,
+        "subprocess": program,
+        "pty": program,
+        "shutil": _("changes files"),
+        "socket": network,
+        "urllib.request": _("reads from the network"),
+        "http.client": network,
+        "webbrowser": _("opens a browser"),
+        "runpy": python,
+        "code": python,
+        "importlib": _("imports and runs a module"),
+        "sys": _("changes the interpreter"),
+        "ctypes": _("calls native code"),
+        "pickle": unpickles,
+        "_pickle": unpickles,
+        "marshal": _("loads compiled code"),
+        "multiprocessing": _("starts processes"),
+        "asyncio": program,
+    }
+
+
+def _danger_by_name() -> dict[str, str]:
+    python = _("runs Python code")
+    return {
+        "builtins.eval": python,
+        "builtins.exec": python,
+        "builtins.compile": _("compiles Python code"),
+        "builtins.__import__": _("imports and runs a module"),
+        "builtins.open": _("opens a file"),
+        "builtins.breakpoint": _("starts a debugger"),
+        "builtins.input": _("waits for input"),
+        "builtins.getattr": _("looks up any attribute"),
+        "builtins.setattr": _("changes any attribute"),
+        "builtins.delattr": _("removes any attribute"),
+        "builtins.globals": _("reads the interpreter's globals"),
+        "builtins.vars": _("reads any namespace"),
+        "torch.load": _("loads another file (running it)"),
+        "torch.hub.load": _("downloads and runs code"),
+        "numpy.load": _("loads another file"),
+        "torch.jit.load": _("loads and runs a TorchScript program"),
+    }
 
 
 @dataclass(frozen=True)
@@ -191,7 +244,7 @@ class ObjectStandIn(RecordedState):
         return self.items[step]
 
     def __repr__(self) -> str:
-        return f"<{self.class_name} object (not built)>"
+        return _("<{cls} object (not built)>").format(cls=self.class_name)
 
 
 class CallStandIn(RecordedState):
@@ -210,7 +263,7 @@ class CallStandIn(RecordedState):
         if isinstance(func, CallStandIn):
             return f"({func.text()})"
         if isinstance(func, ObjectStandIn):
-            return f"(a {func.class_name} object)"
+            return _("(a {cls} object)").format(cls=func.class_name)
         name = getattr(func, "__qualname__", None) or type(func).__name__
         return f"{getattr(func, '__module__', '') or 'builtins'}.{name}"
 
@@ -220,12 +273,12 @@ class CallStandIn(RecordedState):
         if self.problem:
             return None
         name = self.callable_name
-        if name in DANGER_BY_NAME:
-            return DANGER_BY_NAME[name]
+        if (by_name := _danger_by_name().get(name)) is not None:
+            return by_name
         module = name.rpartition(".")[0]
         while module:
-            if module in DANGER_BY_MODULE:
-                return DANGER_BY_MODULE[module]
+            if module in DANGEROUS_MODULES:
+                return _danger_by_module()[module]
             module = module.rpartition(".")[0]
         return None
 
@@ -249,7 +302,7 @@ class CallStandIn(RecordedState):
         return self.items[step]
 
     def __repr__(self) -> str:
-        return f"<call {self.text()} (not made)>"
+        return _("<call {call} (not made)>").format(call=self.text())
 
 
 def _is_member(value) -> bool:
@@ -271,9 +324,9 @@ def short_repr(value, limit: int = 60) -> str:
             text = repr(value)
             if len(text) <= limit:
                 return text
-        return f"<{type(value).__name__} of {len(value)}>"
+        return _("<{type} of {n}>").format(type=type(value).__name__, n=len(value))
     if type(value).__module__ == "torch" and type(value).__name__ in ("Tensor", "Parameter"):
-        return f"<tensor {list(value.shape)}>"
+        return _("<tensor {shape}>").format(shape=list(value.shape))
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

@@ -12,15 +12,10 @@ import torch
 from tensorviz.core.files.file_nodes import Node, StorageGroupInfo, TensorInfo
 from tensorviz.core.files.value_reading import storage_key
 from tensorviz.core.tensors.summary import dtype_name
+from tensorviz.core.translation import _
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-
-
-QUANTIZED_PROBLEM = (
-    "a quantized tensor: its storage is shown, but values, statistics and sending to the "
-    "workspace need dequantize() in your own code"
-)
 
 
 def layout_name(tensor: torch.Tensor) -> str:
@@ -67,7 +62,7 @@ def share_storages(
             nbytes=numel * element,
             storage_nbytes=nbytes,
             storage_id=storage_id,
-            problem=QUANTIZED_PROBLEM if tensor.is_quantized else None,
+            problem=_quantized_problem() if tensor.is_quantized else None,
         )
         members.setdefault(storage_id, []).append(node)
         storage_bytes[storage_id] = nbytes
@@ -83,6 +78,13 @@ def share_storages(
         )
         for sid, nodes in members.items()
     ]
+
+
+def _quantized_problem() -> str:
+    return _(
+        "a quantized tensor: its storage is shown, but values, statistics and sending to the "
+        "workspace need dequantize() in your own code"
+    )
 
 
 def _plain_storage(tensor: torch.Tensor) -> torch.UntypedStorage | None:
@@ -108,12 +110,14 @@ def _special_info(tensor: torch.Tensor) -> TensorInfo:
             nnz = None
     nbytes = sum(part.nbytes for part in _parts(tensor))
     if tensor.device.type == "meta":
-        problem = "a meta tensor: shape and dtype only, no data was saved"
+        problem = _("a meta tensor: shape and dtype only, no data was saved")
         nbytes = 0
     elif layout != "strided":
-        problem = f"a {layout} tensor: no strided storage, so no sharing, values or statistics"
+        problem = _(
+            "a {layout} tensor: no strided storage, so no sharing, values or statistics"
+        ).format(layout=layout)
     else:
-        problem = "torch gives no storage for it: shape and dtype only"
+        problem = _("torch gives no storage for it: shape and dtype only")
     return TensorInfo(shape, dtype, str(tensor.device), None, None, nbytes, nbytes, None,
                       layout, nnz, problem)  # fmt: skip
 

@@ -11,8 +11,15 @@ from tensorviz.core.files.inspection import FileInspection, Node, access_text
 from tensorviz.core.files.quoting import one_line, quoted
 from tensorviz.core.files.stand_ins import STEPS
 from tensorviz.core.tensors.workspace import Provenance, Workspace, WorkspaceEntry
+from tensorviz.core.translation import _, ngettext
 
 NO_BYTES = ("value", "call", "global", "missing", "text")
+
+
+def joined(parts: list[str], items: bool = False) -> str:
+    """The parts of one line with the language's separator: '; ' (', ' between items) in
+    English, the catalogue's full-width '；' / '，' in a Chinese sentence."""
+    return (_(", ") if items else _("; ")).join(parts)
 
 
 def format_bytes(n: int) -> str:
@@ -29,15 +36,20 @@ def node_summary(node: Node) -> str:
         return node.tensor.text()
     if node.kind in ("value", "call", "global", "missing", "text"):
         return quoted(node.value_text, 200, quote=False)
-    noun = "tensor" if node.tensor_count == 1 else "tensors"
-    count = f"{node.tensor_count} {noun}"
+    n = node.tensor_count
     if node.kind == "module":
-        return f"{short_class(node.class_name)} module, {count}"
+        text = ngettext("{cls} module, {n} tensor", "{cls} module, {n} tensors", n)
+        return text.format(cls=short_class(node.class_name), n=n)
     if node.kind == "object":
-        return f"{node.class_name} object, {count}"
-    if node.kind == "file":
-        return f"{node.value_text}, {count}"
-    return f"{node.kind}, {count}"
+        text = ngettext("{cls} object, {n} tensor", "{cls} object, {n} tensors", n)
+        return text.format(cls=node.class_name, n=n)
+    what = node.value_text if node.kind == "file" else container_word(node.kind)
+    return ngettext("{what}, {n} tensor", "{what}, {n} tensors", n).format(what=what, n=n)
+
+
+def container_word(kind: str) -> str:
+    """dict, list and tuple are Python's own words; a state dict's prefix group is ours."""
+    return _("prefix group") if kind == "group" else kind
 
 
 def short_class(name: str) -> str:
@@ -50,25 +62,31 @@ def sharing_text(node: Node, inspection: FileInspection) -> str:
     if node.tensor is None:
         return ""
     if node.tensor.storage_id is None:
-        return f"no plain storage ({node.tensor.layout})" if node.tensor.layout != "strided" else ""
+        layout = node.tensor.layout
+        return _("no plain storage ({layout})").format(layout=layout) if layout != "strided" else ""
     group = inspection.storages[node.tensor.storage_id]
     parts = []
     others = [m for m in group.members if m != node.key_text()]
     if others:
-        parts.append(f"storage #{group.storage_id} shared with {', '.join(others)}")
+        parts.append(
+            _("storage #{id} shared with {others}").format(
+                id=group.storage_id, others=", ".join(others)
+            )
+        )
     if group.wasted_bytes > 0 and node.tensor.storage_nbytes > node.tensor.nbytes:
-        parts.append(f"saves its whole storage: {format_bytes(group.wasted_bytes)} unused")
-    return "; ".join(parts)
+        unused = format_bytes(group.wasted_bytes)
+        parts.append(_("saves its whole storage: {size} unused").format(size=unused))
+    return joined(parts)
 
 
 def tree_lines(inspection: FileInspection) -> list[str]:
     """The tree as indented text lines (what `tensorviz inspect` prints)."""
-    lines = [
-        f"{inspection.path}",
-        f"format: {inspection.format_label}",
+    lines = [inspection.path, _("format: {label}").format(label=inspection.format_label)]
+    lines += [_("note: {note}").format(note=one_line(note, 2000)) for note in inspection.notes]
+    lines += [
+        _("weights_only: {sentence}").format(sentence=line)
+        for line in inspection.safety_sentences()
     ]
-    lines += [f"note: {one_line(note, 2000)}" for note in inspection.notes]
-    lines += [f"weights_only: {line}" for line in inspection.safety_sentences()]
     if inspection.root is None:
         return lines
 
@@ -86,8 +104,15 @@ def tree_lines(inspection: FileInspection) -> list[str]:
     shared = inspection.shared_groups()
     total = sum(g.nbytes for g in inspection.storages)
     lines.append(
-        f"{len(inspection.entries)} tensors in {len(inspection.storages)} storages, "
-        f"{format_bytes(total)}; {len(shared)} storages shared between entries"
+        _(
+            "{tensors} tensors in {storages} storages, {size}; {shared} storages shared between "
+            "entries"
+        ).format(
+            tensors=len(inspection.entries),
+            storages=len(inspection.storages),
+            size=format_bytes(total),
+            shared=len(shared),
+        )
     )
     return lines
 
@@ -113,10 +138,11 @@ def load_code(inspection: FileInspection, access: tuple) -> str:
     if fmt == "safetensors":
         return f"safetensors.torch.load_file({path!r}){access_text(access)}"
     if fmt == "torchscript":
-        return f"torch.jit.load({path!r}){access_text(access[1:])}  # runs the archive's code"
+        comment = _("runs the archive's code")
+        return f"torch.jit.load({path!r}){access_text(access[1:])}  # {comment}"
     if inspection.safety.refused_globals:
-        return (f"torch.load({path!r}, weights_only=False){access_text(access)}  # runs the "
-                "file's code: only for a file you trust")  # fmt: skip
+        comment = _("runs the file's code: only for a file you trust")
+        return f"torch.load({path!r}, weights_only=False){access_text(access)}  # {comment}"
     return f"torch.load({path!r}, weights_only=True){access_text(access)}"
 
 
@@ -137,8 +163,10 @@ def workspace_entries(
     skipped = [n for n in nodes if n not in plain]
     why = ""
     if skipped:
-        keys = ", ".join(n.key_text() or "(the file)" for n in skipped)
-        why = f"Not sent: {keys} — {skipped[0].tensor.problem}."
+        keys = ", ".join(n.key_text() or _("(the file)") for n in skipped)
+        why = _("Not sent: {keys} — {problem}.").format(
+            keys=keys, problem=skipped[0].tensor.problem
+        )
     tensors = inspection.tensors_in_memory([node.access for node in plain])  # FileChangedError
     entries, used = [], set()
     for node, tensor in zip(plain, tensors, strict=True):
@@ -166,12 +194,14 @@ def explain_file_error(inspection: FileInspection) -> ExplainedError:
     """A read failure as an ExplainedError for the error box."""
     return ExplainedError(
         "file",
-        "This file cannot be opened",
+        _("This file cannot be opened"),
         "",
         inspection.error or "",
-        "Check that it is a complete torch.save, safetensors, .npy or .npz file, a checkpoint "
-        "folder or an index file (a copy that finished downloading); it stays listed so you can "
-        "see what was tried.",
+        _(
+            "Check that it is a complete torch.save, safetensors, .npy or .npz file, a checkpoint "
+            "folder or an index file (a copy that finished downloading); it stays listed so you "
+            "can see what was tried."
+        ),
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tensorviz.core.files.pickle_files import LoadedPickle, open_zip_reader, read_zip_pickle
 from tensorviz.core.files.tree import TextFile
+from tensorviz.core.translation import _
 
 MAX_CODE_BYTES = 1 << 20
 
@@ -31,14 +32,17 @@ def read_torchscript(path: str, source) -> LoadedPickle:
         if name.startswith("code/") and name.endswith(".py"):
             size = reader.get_record_size(name)
             if size > MAX_CODE_BYTES:
-                code[name.removeprefix("code/")] = TextFile(f"(not shown: {size:,} bytes)", size)
+                hidden = _("(not shown: {nbytes} bytes)").format(nbytes=f"{size:,}")
+                code[name.removeprefix("code/")] = TextFile(hidden, size)
                 continue
             text = reader.get_record(name).decode("utf-8", "replace")
             code[name.removeprefix("code/")] = TextFile(text, size)
     content["code"] = code
     result.obj = content
     result.notes.append(
-        "A TorchScript archive: its parameters, buffers and constants are read as data and its "
-        "code is shown as text; tensorviz never runs it (torch.jit.load would)."
+        _(
+            "A TorchScript archive: its parameters, buffers and constants are read as data and its "
+            "code is shown as text; tensorviz never runs it (torch.jit.load would)."
+        )
     )
     return result

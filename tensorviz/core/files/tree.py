@@ -29,6 +29,7 @@ from tensorviz.core.files.stand_ins import (
     Kwarg,
     ObjectStandIn,
 )
+from tensorviz.core.translation import _, ngettext
 
 MAX_CHILDREN = 10_000  # a list of a million ints is shown as a value, never a million rows
 MAX_NODES = 200_000
@@ -47,7 +48,10 @@ class TextFile:
 
     def summary(self) -> str:
         lines = self.text.count("\n") + 1
-        return f"text, {lines:,} line{'s' if lines != 1 else ''}, {self.nbytes:,} bytes"
+        text = ngettext(
+            "text, {lines} line, {nbytes} bytes", "text, {lines} lines, {nbytes} bytes", lines
+        )
+        return text.format(lines=f"{lines:,}", nbytes=f"{self.nbytes:,}")
 
 
 @dataclass(frozen=True)
@@ -67,10 +71,14 @@ class _Builder:
         if isinstance(obj, torch.Tensor):
             return Node(name, "tensor", access)
         if depth > MAX_DEPTH or self.count > MAX_NODES:
-            why = "nested too deep" if depth > MAX_DEPTH else "the tree is already very large"
-            return Node(name, "value", access, value_text=f"(not expanded: {why})")
+            why = (
+                _("(not expanded: nested too deep)")
+                if depth > MAX_DEPTH
+                else _("(not expanded: the tree is already very large)")
+            )
+            return Node(name, "value", access, value_text=why)
         if id(obj) in self.ancestors:
-            return Node(name, "value", access, value_text="(refers back to a containing entry)")
+            return Node(name, "value", access, value_text=_("(refers back to a containing entry)"))
         self.ancestors.add(id(obj))
         try:
             return self._expand(name, obj, access, depth + 1)
@@ -91,13 +99,16 @@ class _Builder:
         if isinstance(obj, CallStandIn):
             kind = "value" if obj.problem else "call"
             node = Node(name, kind, access, class_name=obj.callable_name, danger=obj.danger)
-            node.value_text = (f"not built: {obj.text()} ({obj.problem})" if obj.problem
-                               else f"would call {obj.text()}")  # fmt: skip
+            node.value_text = (
+                _("not built: {call} ({problem})").format(call=obj.text(), problem=obj.problem)
+                if obj.problem
+                else _("would call {call}").format(call=obj.text())
+            )  # the call itself stays as the file has it: posix.system('touch …')
             self._recorded(node, obj, access, depth)
             return node
         if isinstance(obj, GlobalRef):
-            return Node(name, "global", access, class_name=obj.qualified_name,
-                        value_text=f"{obj.qualified_name} (named, never imported)")  # fmt: skip
+            named = _("{name} (named, never imported)").format(name=obj.qualified_name)
+            return Node(name, "global", access, class_name=obj.qualified_name, value_text=named)
         if isinstance(obj, NAMESPACES):
             cls = f"{type(obj).__module__}.{type(obj).__qualname__}"
             node = Node(name, "object", access, class_name=cls)
@@ -230,8 +241,16 @@ def _is_dotted(obj: Mapping) -> bool:
     )
 
 
-def value_text(obj) -> str:
-    """A short repr that never builds a huge string (a million-item list, a long blob)."""
+def _value_words(translated: bool) -> tuple[str, str, str]:
+    if not translated:  # the same words, kept English: a value read in two languages is equal
+        return "{type} of {n} numbers: {head}, …", "{type} of {n} items", "… ({n} long)"
+    return _("{type} of {n} numbers: {head}, …"), _("{type} of {n} items"), _("… ({n} long)")
+
+
+def value_text(obj, translated: bool = True) -> str:
+    """A short repr that never builds a huge string (a million-item list, a long blob); with
+    `translated` False its few words stay English (what comparisons compare)."""
+    numbers, items, long = _value_words(translated)
     if isinstance(obj, np.ndarray):
         shape = ", ".join(map(str, obj.shape))
         text = f"ndarray [{shape}] {obj.dtype}"
@@ -240,11 +259,11 @@ def value_text(obj) -> str:
         return text
     if isinstance(obj, list | tuple) and obj and all(isinstance(v, int | float) for v in obj[:8]):
         head = ", ".join(map(repr, obj[:6]))
-        return f"{type(obj).__name__} of {len(obj):,} numbers: {head}, …"
+        return numbers.format(type=type(obj).__name__, n=f"{len(obj):,}", head=head)
     if isinstance(obj, Mapping | list | tuple | set | frozenset | deque):
-        return f"{type(obj).__name__} of {len(obj):,} items"
+        return items.format(type=type(obj).__name__, n=f"{len(obj):,}")
     if isinstance(obj, str | bytes) and len(obj) > 200:
-        return repr(obj[:199]) + f"… ({len(obj):,} long)"
+        return repr(obj[:199]) + long.format(n=f"{len(obj):,}")
     try:
         text = repr(obj)
     except Exception:  # noqa: BLE001 — a value whose repr fails is still a row

@@ -23,6 +23,7 @@ from tensorviz.core.files.data_types import (
 )
 from tensorviz.core.files.pickle_opcodes import DISPATCH, STOP, PickleReadError
 from tensorviz.core.files.stand_ins import CallStandIn, GlobalRef, ObjectStandIn, RecordedState
+from tensorviz.core.translation import _
 
 _ALLOCATING = {"builtins.list", "builtins.tuple", "builtins.set", "builtins.frozenset",
                "builtins.bytes", "builtins.bytearray", "builtins.dict", "builtins.str",
@@ -39,14 +40,14 @@ class ByteSource:
     def read(self, n: int) -> bytes:
         pos = self.pos
         if n < 0 or pos + n > self.size:
-            raise PickleReadError("The pickle ends inside its data (truncated or damaged).")
+            raise PickleReadError(_("The pickle ends inside its data (truncated or damaged)."))
         self.pos = pos + n
         return self.data[pos : pos + n]
 
     def readline(self) -> bytes:
         end = self.data.find(b"\n", self.pos)
         if end < 0:
-            raise PickleReadError("The pickle ends inside a text field (truncated).")
+            raise PickleReadError(_("The pickle ends inside a text field (truncated)."))
         return self.read(end + 1 - self.pos)
 
 
@@ -62,16 +63,16 @@ class FileSource(ByteSource):
 
     def read(self, n: int) -> bytes:
         if n < 0 or self.f.tell() + n > self.size:
-            raise PickleReadError("The pickle ends inside its data (truncated or damaged).")
+            raise PickleReadError(_("The pickle ends inside its data (truncated or damaged)."))
         chunk = self.f.read(n)
         if len(chunk) != n:
-            raise PickleReadError("The file ended while it was read (changed on disk?).")
+            raise PickleReadError(_("The file ended while it was read (changed on disk?)."))
         return chunk
 
     def readline(self) -> bytes:
         line = self.f.readline(1 << 20)
         if not line.endswith(b"\n"):
-            raise PickleReadError("The pickle ends inside a text field (truncated).")
+            raise PickleReadError(_("The pickle ends inside a text field (truncated)."))
         return line
 
 
@@ -104,7 +105,9 @@ class SafeUnpickler:
             seen.add(code)
             handler = DISPATCH.get(code)
             if handler is None:
-                raise PickleReadError(f"The pickle holds an unknown opcode 0x{code:02x}.")
+                raise PickleReadError(
+                    _("The pickle holds an unknown opcode {opcode}.").format(opcode=f"0x{code:02x}")
+                )
             try:
                 if handler(self) is STOP:
                     return self.stack.pop()
@@ -112,10 +115,14 @@ class SafeUnpickler:
                 raise
             except (IndexError, KeyError) as error:  # stack underflow, a missing memo entry
                 raise PickleReadError(
-                    f"The pickle is damaged (opcode 0x{code:02x}: {type(error).__name__})."
+                    _("The pickle is damaged (opcode {opcode}: {error}).").format(
+                        opcode=f"0x{code:02x}", error=type(error).__name__
+                    )
                 ) from None
             except (TypeError, ValueError, OverflowError, UnicodeDecodeError, struct.error):
-                raise PickleReadError(f"The pickle is damaged (opcode 0x{code:02x}).") from None
+                raise PickleReadError(
+                    _("The pickle is damaged (opcode {opcode}).").format(opcode=f"0x{code:02x}")
+                ) from None
 
     # --- helpers ---------------------------------------------------------------------------
 
@@ -166,7 +173,9 @@ class SafeUnpickler:
         named = next((GlobalRef(*self.globals_seen[n]) for n, v in self.known.items()
                       if v is func and n in self.globals_seen), func)  # fmt: skip
         call = CallStandIn(named, args, problem=why)
-        self.problems.append(f"{call.callable_name} was not built ({why})")
+        self.problems.append(
+            _("{callable} was not built ({why})").format(callable=call.callable_name, why=why)
+        )
         return call
 
     def _special_call(self, func: GlobalRef, args: tuple, kwargs: dict):
@@ -233,8 +242,9 @@ class SafeUnpickler:
                 raise TypeError(type(inst).__name__)
         except Exception as error:  # noqa: BLE001 — our data type refusing odd state
             self.problems.append(
-                f"The state of a {type(inst).__name__} could not be set "
-                f"({type(error).__name__}: {_first_line(error)})"
+                _("The state of a {type} could not be set ({error})").format(
+                    type=type(inst).__name__, error=f"{type(error).__name__}: {_first_line(error)}"
+                )
             )
 
 
@@ -257,7 +267,7 @@ def _plain_setstate(inst) -> bool:
 
 def _first_line(error: BaseException) -> str:
     lines = str(error).strip().splitlines()
-    text = lines[0] if lines else "no details"
+    text = lines[0] if lines else _("no details")
     return text if len(text) <= 120 else text[:119] + "…"
 
 

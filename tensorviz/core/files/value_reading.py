@@ -21,6 +21,8 @@ from pathlib import Path
 
 import torch
 
+from tensorviz.core.translation import _
+
 
 class FileChangedError(OSError):
     """The file under the listed tensors changed or vanished since it was opened."""
@@ -65,8 +67,10 @@ def read_bytes(f, offset: int, nbytes: int, path: str) -> torch.Tensor:
         count = f.readinto(view[got:])
         if not count:
             raise FileChangedError(
-                f"{Path(path).name} changed on disk while its data was read (it is shorter "
-                "now); reopen it to read its data."
+                _(
+                    "{name} changed on disk while its data was read (it is shorter now); reopen it "
+                    "to read its data."
+                ).format(name=Path(path).name)
             )
         got += count
     return buffer
@@ -85,7 +89,10 @@ class OpenFiles:
                 f = open(path, "rb")  # noqa: SIM115 — closed in close()
             except FileNotFoundError:
                 raise FileChangedError(
-                    f"{name} was deleted or moved since it was opened; reopen it to read its data."
+                    _(
+                        "{name} was deleted or moved since it was opened; reopen it to read its "
+                        "data."
+                    ).format(name=name)
                 ) from None
             self._open[path] = f
             _check(f, self.stamps.get(path), name, "opened")
@@ -155,8 +162,9 @@ def read_copies(
         raise
     except OSError as error:
         raise FileChangedError(
-            f"{Path(path).name} could not be read ({error.strerror or type(error).__name__}); "
-            "reopen it."
+            _("{name} could not be read ({why}); reopen it.").format(
+                name=Path(path).name, why=error.strerror or type(error).__name__
+            )
         ) from None
     return result
 
@@ -170,8 +178,13 @@ def _deep_copies(tensors: list) -> list:
 
 def _check(f, stamp: tuple | None, name: str, when: str) -> None:
     if stamp is not None and _stamp_of(os.fstat(f.fileno())) != stamp:
-        since = "since it was opened" if when == "opened" else "while its data was read"
-        raise FileChangedError(f"{name} changed on disk {since}; reopen it to read its data.")
+        if when == "opened":
+            sentence = _("{name} changed on disk since it was opened; reopen it to read its data.")
+        else:
+            sentence = _(
+                "{name} changed on disk while its data was read; reopen it to read its data."
+            )
+        raise FileChangedError(sentence.format(name=name))
 
 
 def _read(files: OpenFiles, records: dict, tensors: list) -> list:

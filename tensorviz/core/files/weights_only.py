@@ -18,12 +18,36 @@ from dataclasses import dataclass, field
 from tensorviz.core.files.data_types import torch_allowed_names
 from tensorviz.core.files.stand_ins import CallStandIn
 from tensorviz.core.files.weights_only_check import torch_refusal
+from tensorviz.core.translation import _, ngettext
 
-LOADER_WORDS = {
-    "torch.load": "A plain torch.load(weights_only=False) of this file",
-    "dcp.load": "torch.distributed.checkpoint.load (it reads .metadata with a plain pickle.load)",
-    "torch.jit.load": "A plain pickle.load of the archive's data",
-}
+
+def _calls_sentence(loader: str, n: int) -> str:
+    """'{loader} would make {n} call(s): {calls}. tensorviz recorded … and called nothing.'"""
+    if loader == "dcp.load":
+        return ngettext(
+            "torch.distributed.checkpoint.load (it reads .metadata with a plain pickle.load) "
+            "would make {n} call: {calls}. tensorviz recorded it and called nothing.",
+            "torch.distributed.checkpoint.load (it reads .metadata with a plain pickle.load) "
+            "would make {n} calls: {calls}. tensorviz recorded them and called nothing.",
+            n,
+        )
+    if loader == "torch.jit.load":
+        return ngettext(
+            "A plain pickle.load of the archive's data would make {n} call: {calls}. tensorviz "
+            "recorded it and called nothing.",
+            "A plain pickle.load of the archive's data would make {n} calls: {calls}. tensorviz "
+            "recorded them and called nothing.",
+            n,
+        )
+    return ngettext(
+        "A plain torch.load(weights_only=False) of this file would make {n} call: {calls}. "
+        "tensorviz recorded it and called nothing.",
+        "A plain torch.load(weights_only=False) of this file would make {n} calls: {calls}. "
+        "tensorviz recorded them and called nothing.",
+        n,
+    )
+
+
 BLOCKED_MODULES = {"sys", "os", "posix", "nt"}  # torch never allows these, whatever the user says
 SPECIAL_FORMS = {"builtins.getattr", "copyreg._reconstructor", "copyreg.__newobj__",
                  "copyreg.__newobj_ex__"}  # fmt: skip
@@ -190,39 +214,56 @@ class SafetyReport:
         words = []
         if self.calls:
             n = len(self.calls)
-            words.append(
-                f"{LOADER_WORDS[self.loader]} would make {n} call"
-                f"{'s' if n > 1 else ''}: {'; '.join(self.call_texts(100)[:5])}"
-                f"{' …' if n > 5 else ''}. tensorviz recorded {'them' if n > 1 else 'it'} "
-                "and called nothing."
-            )
+            calls = "; ".join(self.call_texts(100)[:5]) + (" …" if n > 5 else "")
+            words.append(_calls_sentence(self.loader, n).format(n=n, calls=calls))
         if self.loader != "torch.load":
             return words  # torch.load(weights_only=...) is not how these files are loaded
         refused = self.refused_globals
         if refused:
-            shown = ", ".join(refused[:8]) + (f" and {len(refused) - 8} more" if len(refused) > 8
-                                              else "")  # fmt: skip
-            words.append(f"torch.load(weights_only=True) refuses it: it names {shown}, which "
-                         "torch's allow-list does not hold.")  # fmt: skip
+            shown = ", ".join(refused[:8])
+            if len(refused) > 8:
+                shown = _("{names} and {n} more").format(names=shown, n=len(refused) - 8)
+            words.append(
+                _(
+                    "torch.load(weights_only=True) refuses it: it names {names}, which "
+                    "torch's allow-list does not hold."
+                ).format(names=shown)
+            )
         if self.opcodes:
             words.append(
-                f"torch.load(weights_only=True) cannot read this pickle at all (protocol "
-                f"{self.protocol}): torch's weights-only unpickler lacks the opcodes "
-                f"{', '.join(self.opcodes[:4])}."
+                _(
+                    "torch.load(weights_only=True) cannot read this pickle at all (protocol "
+                    "{protocol}): torch's weights-only unpickler lacks the opcodes {opcodes}."
+                ).format(protocol=self.protocol, opcodes=", ".join(self.opcodes[:4]))
             )
         code, refusal = self.safe_globals_code(path), self.torch_refusal()
         if refusal:
-            words.append("Even with torch.serialization.safe_globals, torch's weights-only "
-                         f"unpickler refuses it: {refusal}")  # fmt: skip
+            words.append(
+                _(
+                    "Even with torch.serialization.safe_globals, torch's weights-only "
+                    "unpickler refuses it: {refusal}"
+                ).format(refusal=refusal)
+            )
         if code:
-            unknown = self.unknown_classes()
-            trust = (f" Only if you trust {', '.join(unknown)}: torch then makes their objects"
-                     " and runs their __setstate__." if unknown else "")  # fmt: skip
-            how = f": {code.replace(chr(10), ' ⏎ ')}." if with_code else (
-                " with torch.serialization.safe_globals([...]) around torch.load.")  # fmt: skip
-            words.append(f"Every global it names is a data class; load it in your own code{how}"
-                         f"{trust}")  # fmt: skip
+            words.append(self._data_classes_sentence(code, with_code))
         return words
+
+    def _data_classes_sentence(self, code: str, with_code: bool) -> str:
+        if with_code:
+            sentence = _("Every global it names is a data class; load it in your own code: {code}.")
+        else:
+            sentence = _(
+                "Every global it names is a data class; load it in your own code with "
+                "torch.serialization.safe_globals([...]) around torch.load."
+            )
+        sentence = sentence.format(code=code.replace(chr(10), " ⏎ "))
+        if unknown := self.unknown_classes():
+            trust = _(
+                "Only if you trust {classes}: torch then makes their objects and runs their "
+                "__setstate__."
+            ).format(classes=", ".join(unknown))
+            sentence = f"{sentence} {trust}"
+        return sentence
 
     def to_json(self, path: str) -> dict:
         return {

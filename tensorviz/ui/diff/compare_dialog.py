@@ -20,21 +20,22 @@ from PySide6.QtWidgets import (
 )
 
 from tensorviz.core.files.open_requests import path_problem
+from tensorviz.ui.files.placeholders import filled
+from tensorviz.ui.widgets.retranslating import Retranslating
 
-OPEN_FILTER = "Checkpoints (*.pt *.pth *.bin *.ckpt *.safetensors *.npy *.npz);;All files (*)"
+PATTERNS = "*.pt *.pth *.bin *.ckpt *.safetensors *.npy *.npz"
 
 
-class CompareDialog(QDialog):
+class CompareDialog(Retranslating, QDialog):
     chosen = Signal(str, str)  # path A, path B
 
     def __init__(self, open_paths: list[str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Compare two checkpoints")
         self.setMinimumWidth(560)
         self.combos: list[QComboBox] = []
+        self.browse_buttons: list[QPushButton] = []
         grid = QGridLayout()
-        for row, (title, tip) in enumerate((("A", "the reference: changes are B against A"),
-                                            ("B", "the checkpoint compared with A"))):  # fmt: skip
+        for row, title in enumerate("AB"):
             combo = QComboBox()
             combo.setEditable(True)
             combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
@@ -42,31 +43,43 @@ class CompareDialog(QDialog):
                 combo.addItem(Path(path).name, path)
                 combo.setItemData(combo.count() - 1, path, Qt.ItemDataRole.ToolTipRole)
             combo.setCurrentIndex(min(row, len(open_paths) - 1) if open_paths else -1)
-            combo.setToolTip(tip)
-            browse = QPushButton("Browse…")
+            browse = QPushButton()
             browse.clicked.connect(lambda _=False, c=combo: self._browse(c))
             grid.addWidget(QLabel(f"<b>{title}</b>"), row, 0)
             grid.addWidget(combo, row, 1)
             grid.addWidget(browse, row, 2)
             self.combos.append(combo)
+            self.browse_buttons.append(browse)
         grid.setColumnStretch(1, 1)
-        self.swap_button = QPushButton("Swap A and B")
+        self.swap_button = QPushButton()
         self.swap_button.clicked.connect(self.swap)
         grid.addWidget(self.swap_button, 2, 1, alignment=Qt.AlignmentFlag.AlignLeft)
         self.problem = QLabel()
-        self.problem.setStyleSheet("color: #b91c1c")
+        self.problem.setObjectName("problemText")
         self.problem.setWordWrap(True)
         buttons = QDialogButtonBox()
-        self.compare_button = buttons.addButton("Compare", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.compare_button = buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         QShortcut(QKeySequence("Ctrl+Return"), self, activated=self.accept)
+        self.question = QLabel()
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Which two checkpoints? B is compared against A."))
+        layout.addWidget(self.question)
         layout.addLayout(grid)
         layout.addWidget(self.problem)
         layout.addWidget(buttons)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("Compare two checkpoints"))
+        self.combos[0].setToolTip(self.tr("the reference: changes are B against A"))
+        self.combos[1].setToolTip(self.tr("the checkpoint compared with A"))
+        for browse in self.browse_buttons:
+            browse.setText(self.tr("Browse…"))
+        self.swap_button.setText(self.tr("Swap A and B"))
+        self.compare_button.setText(self.tr("Compare"))
+        self.question.setText(self.tr("Which two checkpoints? B is compared against A."))
 
     def path(self, which: int) -> str:
         combo = self.combos[which]
@@ -91,7 +104,10 @@ class CompareDialog(QDialog):
 
     def _browse(self, combo: QComboBox) -> None:
         start = str(Path(self.path(0) or self.path(1) or Path.home()).parent)
-        path, _ = QFileDialog.getOpenFileName(self, "Choose a checkpoint", start, OPEN_FILTER)
+        patterns = filled(self.tr("Checkpoints (%1);;All files (*)"), PATTERNS)
+        path, _filter = QFileDialog.getOpenFileName(
+            self, self.tr("Choose a checkpoint"), start, patterns
+        )
         if path:
             self._select(combo, path)
 

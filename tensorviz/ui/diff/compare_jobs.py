@@ -12,11 +12,15 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, QRunnable, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Signal
 
 from tensorviz.core.diff.comparison import compare_sides
 from tensorviz.core.diff.sides import ComparedSide, SideError, side_of_file, side_of_inspection
 from tensorviz.core.files.inspection import FileChangedError, FileInspection, Node
+from tensorviz.ui.files.file_jobs import one_line
+from tensorviz.ui.files.placeholders import filled
+
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
 
 
 @dataclass(frozen=True)
@@ -42,12 +46,6 @@ class CompareRequest:
         return CompareRequest(self.b, self.a)
 
 
-def one_line(error: BaseException) -> str:
-    lines = str(error).strip().splitlines()
-    text = f"{type(error).__name__}: {lines[0] if lines else 'no details'}"
-    return text if len(text) <= 200 else text[:199] + "…"
-
-
 class CompareRelay(QObject):
     progressed = Signal(int, int, int, str)  # generation, done, total, what is read
     compared = Signal(int, object)  # generation, Comparison (maybe cancelled, maybe with .error)
@@ -66,7 +64,8 @@ class CompareJob(QRunnable):
         try:
             sides = []
             for which, side in (("A", self._request.a), ("B", self._request.b)):
-                self._relay.progressed.emit(self._generation, 0, 0, f"opening {which}: {side.path}")
+                opening = filled(translate("CompareJobs", "opening %1: %2"), which, side.path)
+                self._relay.progressed.emit(self._generation, 0, 0, opening)
                 sides.append(side.side())
             comparison = compare_sides(*sides, progress=self._progress,
                                        should_stop=self.cancelled.is_set)  # fmt: skip
@@ -74,7 +73,10 @@ class CompareJob(QRunnable):
             self._relay.failed.emit(self._generation, str(problem))
             return
         except BaseException as error:  # noqa: BLE001 — never an endless busy state
-            self._relay.failed.emit(self._generation, f"The comparison failed ({one_line(error)}).")
+            failed = filled(
+                translate("CompareJobs", "The comparison failed (%1)."), one_line(error)
+            )
+            self._relay.failed.emit(self._generation, failed)
             return
         self._relay.compared.emit(self._generation, comparison)
 
@@ -96,6 +98,7 @@ class PairReadJob(QRunnable):
             self._relay.pair_failed.emit(self._generation, str(changed))
             return
         except BaseException as error:  # noqa: BLE001
-            self._relay.pair_failed.emit(self._generation, f"Reading failed ({one_line(error)}).")
+            failed = filled(translate("CompareJobs", "Reading failed (%1)."), one_line(error))
+            self._relay.pair_failed.emit(self._generation, failed)
             return
         self._relay.pair_read.emit(self._generation, a, b)

@@ -15,53 +15,53 @@ from PySide6.QtCore import Qt, QThreadPool, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QButtonGroup,
-    QCheckBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QProgressBar,
     QPushButton,
     QSplitter,
     QTableView,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from tensorviz.core.diff.comparison import Comparison
-from tensorviz.core.diff.report import overall_line
+from tensorviz.core.diff.report import overall_line, value_lines
 from tensorviz.core.diff.summaries import layer_changes, summary_lines
 from tensorviz.core.files.inspection import FileInspection
+from tensorviz.core.translation import current_language
 from tensorviz.ui.diff.change_chart import ChangeChart
 from tensorviz.ui.diff.compare_dialog import CompareDialog
 from tensorviz.ui.diff.compare_jobs import CompareJob, CompareRelay, CompareRequest, SideRequest
+from tensorviz.ui.diff.comparison_filters import ComparisonFilters
 from tensorviz.ui.diff.comparison_table_model import (
-    FILTERS,
+    COLUMN_WIDTHS,
     RELATIVE_COLUMN,
     ComparisonTableModel,
 )
 from tensorviz.ui.diff.pair_values_view import PairValuesDialog
+from tensorviz.ui.files.placeholders import filled
+from tensorviz.ui.files.restyling import Restyling
+from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.scrolling import scrolling
-from tensorviz.ui.widgets.shortcut_buttons import shortcut_button
+from tensorviz.ui.widgets.shortcut_buttons import set_shortcut_button_text, shortcut_button
+from tensorviz.ui.widgets.theme import colour, scaled
 
 
 def _sideways(widget: QWidget) -> QWidget:
     scroll = scrolling(widget, Qt.Orientation.Horizontal)
-    bar_height = scroll.horizontalScrollBar().sizeHint().height()
-    scroll.setFixedHeight(widget.sizeHint().height() + bar_height + 2)
+    _fit_sideways(scroll, widget)
     return scroll
 
 
-HINT = (
-    "Compare two checkpoints tensor by tensor: File → Compare… (Ctrl+Shift+D); or in the Files "
-    "area right-click a file → Compare with…, or select two entries → Compare. Nothing in the "
-    "files runs: they are read by the Files area's safe reader."
-)
+def _fit_sideways(scroll, widget: QWidget) -> None:
+    """As tall as its row and a scroll bar (again after a change of zoom or language)."""
+    bar_height = scroll.horizontalScrollBar().sizeHint().height()
+    scroll.setFixedHeight(widget.sizeHint().height() + bar_height + 2)
 
 
-class ComparePanel(QWidget):
+class ComparePanel(Restyling, Retranslating, QWidget):
     status_message = Signal(str)
     comparison_finished = Signal(object)  # Comparison (maybe cancelled or stopped)
 
@@ -81,24 +81,26 @@ class ComparePanel(QWidget):
         self._relay.progressed.connect(self._on_progressed)
         self._relay.compared.connect(self._on_compared)
         self._relay.failed.connect(self._on_failed)
+        self._error: str | None = None  # why the last comparison asked for could not start
+        self._shown_request: CompareRequest | None = None  # the request `comparison` answers
+        self._words_language = current_language()  # the language of the pairs' notes
         self._build()
         self._update_actions()
+        self.restyle()
+        self.retranslate()
 
     # --- construction -------------------------------------------------------------------------
 
     def _build(self) -> None:
-        self.choose_button = QPushButton("Compare…")  # File → Compare… (Ctrl+Shift+D) too
-        self.choose_button.setToolTip("Choose the two checkpoints (File → Compare…, Ctrl+Shift+D)")
+        self.choose_button = QPushButton()  # File → Compare… (Ctrl+Shift+D) too
         self.choose_button.clicked.connect(lambda _=False: self.open_compare_dialog())
-        self.swap_button = self._button("Swap A ⇄ B", "Ctrl+Shift+X", self.swap)
-        self.again_button = self._button("Compare again", "F5", self.compare_again)
-        self.cancel_button = self._button("Cancel", "Escape", self.cancel)
+        self.swap_button = shortcut_button(self, "", "Ctrl+Shift+X", self.swap)
+        self.again_button = shortcut_button(self, "", "F5", self.compare_again)
+        self.cancel_button = shortcut_button(self, "", "Escape", self.cancel)
         self.progress = QProgressBar()
-        self.progress.setMaximumWidth(180)
-        self.progress.setMaximumHeight(16)
         self.progress.hide()
         self.progress_label = QLabel()
-        self.progress_label.setStyleSheet("color: #4b5563")
+        self.progress_label.setObjectName("hint")
         bar_widget = QWidget()
         bar = QHBoxLayout(bar_widget)
         bar.setContentsMargins(0, 0, 0, 0)
@@ -107,45 +109,23 @@ class ComparePanel(QWidget):
             bar.addWidget(widget)
         bar.addWidget(self.progress_label, 1)
 
-        self.sides_label = QLabel(HINT)
+        self.sides_label = QLabel()
         self.sides_label.setWordWrap(True)
+        self.sides_label.setProperty("verbatim", True)  # the two files' names and formats
         self.summary_label = QLabel()
         self.summary_label.setWordWrap(True)
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
-        self.filter_group = QButtonGroup(self)
-        self.filter_group.setExclusive(True)
-        self.filter_buttons: dict[str, QToolButton] = {}
-        filters_widget = QWidget()
-        filters = QHBoxLayout(filters_widget)
-        filters.setContentsMargins(0, 0, 0, 0)
-        filters.addWidget(QLabel("Show"))
-        for name, (label, _which) in FILTERS.items():
-            button = QToolButton()
-            button.setText(label)
-            button.setCheckable(True)
-            button.setChecked(name == "all")
-            button.clicked.connect(lambda _=False, n=name: self.set_filter(n))
-            self.filter_group.addButton(button)
-            self.filter_buttons[name] = button
-            button.setVisible(name != "not_compared")  # shown when some pair was not compared
-            filters.addWidget(button)
-        self.group_box = QCheckBox("Group by layer")
-        self.group_box.setChecked(True)
-        self.group_box.toggled.connect(self._on_grouping_changed)
-        self.search = QLineEdit()
-        self.search.setPlaceholderText("Filter keys… (Ctrl+F)")
-        self.search.setClearButtonEnabled(True)
-        self.search.setMinimumWidth(200)
-        self.search.textChanged.connect(self._on_search_changed)
+        self.filters = ComparisonFilters()
+        self.filters.filter_chosen.connect(self.set_filter)
+        self.filters.grouping_changed.connect(self._on_grouping_changed)
+        self.filters.text_changed.connect(self._on_search_changed)
+        self.filter_buttons = self.filters.buttons
+        self.group_box, self.search = self.filters.group_box, self.filters.search
         find = QAction(self)
         find.setShortcut(QKeySequence.StandardKey.Find)
         find.triggered.connect(lambda: self.search.setFocus())
         self.addAction(find)
-        filters.addSpacing(12)
-        filters.addWidget(self.group_box)
-        filters.addStretch(1)
-        filters.addWidget(self.search)
 
         self.model = ComparisonTableModel(self)
         self.table = QTableView()
@@ -161,15 +141,11 @@ class ComparePanel(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        for column, width in enumerate((250, 96, 104, 104, 72, 72, 72, 80, 120)):
-            header.resizeSection(column, width)
-        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.table.doubleClicked.connect(lambda index: self.open_pair(index.row()))
         self.table.activated.connect(lambda index: self.open_pair(index.row()))
         self.model.modelReset.connect(self._span_headers)
 
         self.chart = ChangeChart()
-        self.chart.setMinimumWidth(160)
         self.chart.hide()  # until there is something to chart
         self.chart.layer_clicked.connect(self.show_layer)
         splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -179,15 +155,45 @@ class ComparePanel(QWidget):
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([900, 280])
 
+        self._rows = [(_sideways(bar_widget), bar_widget), (_sideways(self.filters), self.filters)]
         layout = QVBoxLayout(self)
-        layout.addWidget(_sideways(bar_widget))  # a narrow window scrolls them, never clips
+        layout.addWidget(self._rows[0][0])  # a narrow window scrolls them, never clips
         layout.addWidget(self.sides_label)
         layout.addWidget(self.summary_label)
-        layout.addWidget(_sideways(filters_widget))
+        layout.addWidget(self._rows[1][0])
         layout.addWidget(splitter, 1)
 
-    def _button(self, text: str, shortcut: str, slot) -> QPushButton:
-        return shortcut_button(self, text, shortcut, slot)
+    def retranslate(self) -> None:
+        self.choose_button.setText(self.tr("Compare…"))
+        self.choose_button.setToolTip(
+            self.tr("Choose the two checkpoints (File → Compare…, Ctrl+Shift+D)")
+        )
+        for button, text in ((self.swap_button, self.tr("Swap A ⇄ B")),
+                             (self.again_button, self.tr("Compare again")),
+                             (self.cancel_button, self.tr("Cancel"))):  # fmt: skip
+            set_shortcut_button_text(button, text)
+        self.model.retranslate()
+        self._show_texts()
+        self._fit_rows()
+        if self._words_language != current_language():
+            self._words_language = current_language()
+            self._reword_comparison()
+
+    def restyle(self) -> None:
+        """Sizes set by hand at the zoom in force; colours written into the texts."""
+        self.progress.setMaximumWidth(scaled(180))
+        self.progress.setMaximumHeight(scaled(16))
+        header = self.table.horizontalHeader()
+        for column, width in enumerate(COLUMN_WIDTHS):
+            header.resizeSection(column, scaled(width))
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + scaled(8))
+        self.chart.setMinimumWidth(scaled(160))
+        self._show_texts()
+        self._fit_rows()
+
+    def _fit_rows(self) -> None:
+        for scroll, row in self._rows:
+            _fit_sideways(scroll, row)
 
     # --- starting -----------------------------------------------------------------------------
 
@@ -211,8 +217,9 @@ class ComparePanel(QWidget):
         self._generation += 1
         self._job = CompareJob(request, self._generation, self._relay)
         self.progress.setRange(0, 0)
-        self.progress_label.setText("Opening…")
-        self.sides_label.setText(self._sides_text(request))
+        self.progress_label.setText(self.tr("Opening…"))
+        self._error = None
+        self._show_texts()
         self._pool.start(self._job)
         self._update_actions()
 
@@ -226,16 +233,61 @@ class ComparePanel(QWidget):
             request = CompareRequest(SideRequest(request.a.path), SideRequest(request.b.path))
         self.compare(request)
 
+    def _reword_comparison(self) -> None:
+        """A pair's notes are core's words made while comparing: compare again in the new
+        language (the table keeps the words before until the new result is in)."""
+        if self.comparison is not None and self._job is None:
+            self.compare_again()
+
     def swap(self) -> None:
         if self.request is not None:
             self.compare(self.request.swapped())
 
     def _sides_text(self, request: CompareRequest) -> str:
         def side(which: str, s: SideRequest) -> str:
-            name = Path(s.path).name + (" (an entry)" if s.node is not None else "")
+            name = Path(s.path).name
+            if s.node is not None:
+                name = filled(self.tr("%1 (an entry)"), name)
             return f"<b>{which}</b> {escape(name)}"
 
         return f"{side('A', request.a)} &nbsp;→&nbsp; {side('B', request.b)}"
+
+    def _show_texts(self) -> None:
+        """The sides, the verdict and the summary, in the language and colours in force."""
+        muted, red = colour("muted").name(), colour("error_text").name()
+        if self.request is None:
+            self.sides_label.setProperty("verbatim", False)
+            self.sides_label.setText(self._hint())
+            return
+        self.sides_label.setProperty("verbatim", True)  # the files' names, as they are
+        comparison = self.comparison
+        if comparison is not None and self._shown_request is self.request and not self._error:
+            a, b = comparison.side_a, comparison.side_b
+            self.sides_label.setText(
+                f"<b>A</b> {escape(a.label)} <span style='color:{muted}'>"
+                f"({escape(a.format_label)})</span> &nbsp;→&nbsp; <b>B</b> {escape(b.label)} "
+                f"<span style='color:{muted}'>({escape(b.format_label)})</span>"
+            )
+        else:  # being compared, or it could not be: the two asked for
+            self.sides_label.setText(self._sides_text(self.request))
+        if self._error:  # the table and the chart keep the comparison before
+            self.summary_label.setText(f"<span style='color:{red}'>{escape(self._error)}</span>")
+        elif comparison is not None:
+            lines = [f"<b>{escape(overall_line(comparison))}</b>"]
+            lines += [escape(line) for line in summary_lines(comparison)[:8]]
+            lines += [escape(line) for line in value_lines(comparison, most=6)]
+            self.summary_label.setText("<br>".join(lines))
+            self.summary_label.setToolTip("\n".join(summary_lines(comparison)))
+        if comparison is not None:
+            self.filters.set_counts(self.model.counts())
+            self.chart.set_layers(layer_changes(comparison))
+
+    def _hint(self) -> str:
+        return self.tr(
+            "Compare two checkpoints tensor by tensor: File → Compare… (Ctrl+Shift+D); or in the "
+            "Files area right-click a file → Compare with…, or select two entries → Compare. "
+            "Nothing in the files runs: they are read by the Files area's safe reader."
+        )
 
     # --- the worker's reports -----------------------------------------------------------------
 
@@ -244,7 +296,8 @@ class ComparePanel(QWidget):
             return
         self.progress.setRange(0, total)
         self.progress.setValue(done)
-        self.progress_label.setText(f"{done} of {total}: {what}" if total else what)
+        self.progress_label.setText(filled(self.tr("%1 of %2: %3"), done, total, what) if total
+                                    else what)  # fmt: skip
 
     def _on_compared(self, generation: int, comparison: Comparison) -> None:
         if generation != self._generation:
@@ -260,38 +313,22 @@ class ComparePanel(QWidget):
             return
         self._job = None
         self.progress_label.setText("")
-        self.summary_label.setText(f"<span style='color:#b91c1c'>{escape(message)}</span>")
+        self._error = message
+        self._show_texts()
         self.status_message.emit(message)
         self._update_actions()
 
     def show_comparison(self, comparison: Comparison) -> None:
-        self.comparison = comparison
-        a, b = comparison.side_a, comparison.side_b
-        self.sides_label.setText(
-            f"<b>A</b> {escape(a.label)} <span style='color:#6b7280'>({escape(a.format_label)})"
-            f"</span> &nbsp;→&nbsp; <b>B</b> {escape(b.label)} <span style='color:#6b7280'>"
-            f"({escape(b.format_label)})</span>"
-        )
-        lines = [f"<b>{escape(overall_line(comparison))}</b>"]
-        lines += [escape(line) for line in summary_lines(comparison)[:8]]
-        lines += [f"value {escape(v.key)}: {escape(v.a or '(absent)')} → "
-                  f"{escape(v.b or '(absent)')}" for v in comparison.values[:6]]  # fmt: skip
-        lines += [f"tied weights: {escape(change.text())}" for change in comparison.sharing]
-        self.summary_label.setText("<br>".join(lines))
-        self.summary_label.setToolTip("\n".join(summary_lines(comparison)))
+        self.comparison, self._shown_request = comparison, self.request
         self.progress_label.setText("")
         self.model.set_comparison(comparison)
-        for name, button in self.filter_buttons.items():
-            count = self.model.count(name)
-            button.setText(f"{FILTERS[name][0]} ({count})")
-            button.setVisible(name != "not_compared" or count > 0)
-        self.chart.set_layers(layer_changes(comparison))
+        self._show_texts()
         self.chart.show()
 
     # --- looking ------------------------------------------------------------------------------
 
     def set_filter(self, name: str) -> None:
-        self.filter_buttons[name].setChecked(True)
+        self.filters.choose(name)
         self.model.set_filter(name)
 
     def _on_grouping_changed(self, grouped: bool) -> None:
@@ -323,11 +360,13 @@ class ComparePanel(QWidget):
         if pair is None:
             return None
         if pair.a is None or pair.b is None:
-            self.status_message.emit(f"{pair.key} is only in {'A' if pair.b is None else 'B'}.")
+            only = self.tr("%1 is only in A.") if pair.b is None else self.tr("%1 is only in B.")
+            self.status_message.emit(filled(only, pair.key))
             return None
         if not (pair.a.info.plain and pair.b.info.plain):
             problem = pair.a.info.problem or pair.b.info.problem
-            self.status_message.emit(f"No values to show for {pair.key}: {problem}.")
+            self.status_message.emit(filled(self.tr("No values to show for %1: %2."), pair.key,
+                                            problem))  # fmt: skip
             return None
         if self.pair_dialog is not None:
             self.pair_dialog.close()
@@ -341,7 +380,7 @@ class ComparePanel(QWidget):
         """Stop the comparison: what was compared so far is shown, marked as cancelled."""
         if self._job is not None:
             self._job.cancelled.set()
-            self.progress_label.setText("Cancelling…")
+            self.progress_label.setText(self.tr("Cancelling…"))
 
     def _stop(self) -> None:
         if self._job is not None:

@@ -7,30 +7,69 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+)
+from PySide6.QtGui import QBrush, QFont
 
 from tensorviz.core.diff.comparison import Comparison, TensorPair
-from tensorviz.core.diff.report import change_text, figure, pair_name, status_text
+from tensorviz.core.diff.report import appeared_texts, change_text, figure, pair_name, status_text
 from tensorviz.core.diff.summaries import LayerChange, layer_changes, layer_summary, percent
+from tensorviz.core.files.text import joined
+from tensorviz.ui.files.placeholders import filled
+from tensorviz.ui.widgets.theme import colour
 
 AnyIndex = QModelIndex | QPersistentModelIndex
-COLUMNS = ("Key", "Status", "A", "B", "‖Δ‖/‖A‖", "max |Δ|", "mean |Δ|", "cosine",
-           "changed elements", "what changed")  # fmt: skip
+COLUMNS = (
+    QT_TRANSLATE_NOOP("ComparisonTableModel", "Key"),
+    QT_TRANSLATE_NOOP("ComparisonTableModel", "Status"),
+    "A",
+    "B",
+    "‖Δ‖/‖A‖",
+    QT_TRANSLATE_NOOP("ComparisonTableModel", "max |Δ|"),
+    QT_TRANSLATE_NOOP("ComparisonTableModel", "mean |Δ|"),
+    QT_TRANSLATE_NOOP("ComparisonTableModel", "cosine"),
+    QT_TRANSLATE_NOOP("ComparisonTableModel", "changed elements"),
+    QT_TRANSLATE_NOOP("ComparisonTableModel", "what changed"),
+)
+COLUMN_WIDTHS = (250, 96, 104, 104, 72, 72, 72, 80, 120)  # at 100 %; the last one stretches
 RELATIVE_COLUMN = 4
 NUMBER_ALIGNMENT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 FILTERS = {  # name → (label, which pairs)
-    "all": ("All", lambda p: True),
-    "changed": ("Changed", lambda p: p.status == "changed"),
-    "unchanged": ("Unchanged", lambda p: p.status == "unchanged"),
-    "only_a": ("Only in A", lambda p: p.status == "only_a"),
-    "only_b": ("Only in B", lambda p: p.status == "only_b"),
-    "renamed": ("Renamed", lambda p: p.renamed and p.matched_by != "picked"),
-    "not_compared": ("Not compared", lambda p: p.status == "not_compared"),
+    "all": (QT_TRANSLATE_NOOP("ComparisonTableModel", "All"), lambda p: True),
+    "changed": (
+        QT_TRANSLATE_NOOP("ComparisonTableModel", "Changed"),
+        lambda p: p.status == "changed",
+    ),
+    "unchanged": (
+        QT_TRANSLATE_NOOP("ComparisonTableModel", "Unchanged"),
+        lambda p: p.status == "unchanged",
+    ),
+    "only_a": (
+        QT_TRANSLATE_NOOP("ComparisonTableModel", "Only in A"),
+        lambda p: p.status == "only_a",
+    ),
+    "only_b": (
+        QT_TRANSLATE_NOOP("ComparisonTableModel", "Only in B"),
+        lambda p: p.status == "only_b",
+    ),
+    "renamed": (
+        QT_TRANSLATE_NOOP("ComparisonTableModel", "Renamed"),
+        lambda p: p.renamed and p.matched_by != "picked",
+    ),
+    "not_compared": (
+        QT_TRANSLATE_NOOP("ComparisonTableModel", "Not compared"),
+        lambda p: p.status == "not_compared",
+    ),
 }
-STATUS_COLOURS = {"changed": "#b45309", "only_a": "#b91c1c", "only_b": "#15803d",
-                  "not_compared": "#6b7280"}  # fmt: skip
-GROUP_BACKGROUND = "#eef2f7"
+# a status's colour role: amber changed, red only in A, green only in B, grey not compared
+STATUS_COLOURS = {"changed": "warning_text", "only_a": "error_text", "only_b": "ok_text",
+                  "not_compared": "muted"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -104,6 +143,16 @@ class ComparisonTableModel(QAbstractTableModel):
         self._descending = order == Qt.SortOrder.DescendingOrder
         self._arrange()
 
+    def retranslate(self) -> None:
+        """Headers and cells again, in the language now in force."""
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
+        if self._rows:
+            last = self.index(len(self._rows) - 1, len(COLUMNS) - 1)
+            self.dataChanged.emit(self.index(0, 0), last)
+
+    def counts(self) -> dict[str, int]:
+        return {name: self.count(name) for name in FILTERS}
+
     def count(self, name: str) -> int:
         """How many pairs a filter lets through (shown beside its button)."""
         if self.comparison is None:
@@ -159,7 +208,7 @@ class ComparisonTableModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
+            return QCoreApplication.translate("ComparisonTableModel", COLUMNS[section])
         return None
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole):
@@ -174,13 +223,16 @@ class ComparisonTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole and column == 0:
             relative = layer.relative
             text = layer_summary(layer.name, layer.pairs)
-            return text if relative is None else f"{text} · layer ‖Δ‖/‖A‖ {percent(relative)}"
+            if relative is None:
+                return text
+            whole = QCoreApplication.translate("ComparisonTableModel", "%1 · layer ‖Δ‖/‖A‖ %2")
+            return filled(whole, text, percent(relative))
         if role == Qt.ItemDataRole.FontRole:
             font = QFont()
             font.setBold(True)
             return font
         if role == Qt.ItemDataRole.BackgroundRole:
-            return QBrush(QColor(GROUP_BACKGROUND))
+            return QBrush(colour("surface_alt"))
         return None
 
     def _pair_data(self, row: _Row, column: int, role: int):
@@ -193,8 +245,8 @@ class ComparisonTableModel(QAbstractTableModel):
             lines = [pair_name(pair), status_text(pair), change_text(pair), *pair.notes]
             return "\n".join(line for line in lines if line)
         if role == Qt.ItemDataRole.ForegroundRole and column in (0, 1):
-            colour = STATUS_COLOURS.get(pair.status)
-            return QBrush(QColor(colour)) if colour else None
+            role_name = STATUS_COLOURS.get(pair.status)
+            return QBrush(colour(role_name)) if role_name else None
         if role == Qt.ItemDataRole.TextAlignmentRole and 4 <= column <= 8:
             return NUMBER_ALIGNMENT
         return None
@@ -208,12 +260,8 @@ class ComparisonTableModel(QAbstractTableModel):
         if column in (2, 3):
             return _info_text(pair.a if column == 2 else pair.b)
         if column == 9:
-            words = pair.facts_changed()
-            if values is not None and values.nan_appeared:
-                words.append(f"{values.nan_appeared:,} NaN appeared")
-            if values is not None and values.inf_appeared:
-                words.append(f"{values.inf_appeared:,} Inf appeared")
-            return "; ".join(words + pair.notes[:1])
+            words = pair.facts_changed() + (appeared_texts(values) if values is not None else [])
+            return joined(words + pair.notes[:1])
         if values is None:
             return ""
         if column == RELATIVE_COLUMN:

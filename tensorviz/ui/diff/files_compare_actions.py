@@ -8,11 +8,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QCoreApplication, QPoint, Qt
 from PySide6.QtWidgets import QMenu, QWidget
 
 from tensorviz.core.diff.sides import node_at_path, node_path
 from tensorviz.ui.diff.compare_jobs import CompareRequest, SideRequest
+from tensorviz.ui.files.placeholders import filled
+
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
 
 
 def _opened(files_panel) -> dict:
@@ -37,7 +40,9 @@ def file_menu(files_panel, path: str, request: Callable[[CompareRequest], None])
     """'Compare with' every other open file (the clicked one is A)."""
     opened = _opened(files_panel)
     menu = QMenu(files_panel)
-    submenu = menu.addMenu(f"Compare {Path(path).name} with")
+    submenu = menu.addMenu(
+        filled(translate("FilesCompareActions", "Compare %1 with"), Path(path).name)
+    )
     others = [p for p in opened if p != path]
     for other in others:
         action = submenu.addAction(Path(other).name)
@@ -49,21 +54,25 @@ def file_menu(files_panel, path: str, request: Callable[[CompareRequest], None])
         )
     submenu.setEnabled(bool(others) and path in opened)
     if not others:
-        submenu.setTitle("Compare with… (open a second file first)")
+        submenu.setTitle(
+            translate("FilesCompareActions", "Compare with… (open a second file first)")
+        )
     return menu
 
 
 def tree_menu(files_panel, request: Callable[[CompareRequest], None]) -> QMenu:
     menu = QMenu(files_panel)
     pair = selected_entries_request(files_panel)
-    both = menu.addAction("Compare the two selected entries")
+    both = menu.addAction(translate("FilesCompareActions", "Compare the two selected entries"))
     both.setEnabled(pair is not None)
     both.triggered.connect(lambda: pair is not None and request(pair))
     inspection, nodes = files_panel.model.inspection, files_panel.selected_nodes()
     if inspection is None or len(nodes) != 1:
         return menu
     where = node_path(nodes[0])
-    submenu = menu.addMenu(f"Compare {where} with the same entry in")
+    submenu = menu.addMenu(
+        filled(translate("FilesCompareActions", "Compare %1 with the same entry in"), where)
+    )
     found = False
     for path, other in _opened(files_panel).items():
         twin = node_at_path(other, where) if path != inspection.path else None

@@ -1,8 +1,11 @@
 """One pair side by side: the values of A, of B and of A − B for the same 2-D slice, scrolling
 together, and a heatmap of the difference (a diverging map centred on zero). Both tensors are
-read by a worker; the difference is computed for the shown slice only, in float64."""
+read by a worker; the difference is computed for the shown slice only, in float64. The map is
+blue–white–red in the light theme and blue–black–red in the dark one (zero never glares)."""
 
 from __future__ import annotations
+
+from html import escape
 
 import numpy
 import pyqtgraph as pg
@@ -26,11 +29,15 @@ from tensorviz.core.diff.comparison import TensorPair
 from tensorviz.core.diff.report import change_text, pair_name, status_text
 from tensorviz.core.tensors.summary import default_table_dims, slice_2d
 from tensorviz.ui.diff.compare_jobs import CompareRelay, PairReadJob
+from tensorviz.ui.files.placeholders import filled
+from tensorviz.ui.files.restyling import Restyling
 from tensorviz.ui.widgets.layout_clearing import clear_layout
+from tensorviz.ui.widgets.retranslating import Retranslating
+from tensorviz.ui.widgets.theme import colour, current_theme, scaled
 from tensorviz.ui.workbench.value_table_model import TensorTableModel
 from tensorviz.ui.workbench.value_view import heatmap_values
 
-INK = "#1f2a44"
+DIVERGING_MAPS = {"light": "CET-D1", "dark": "CET-D4"}  # centre: near white / near black
 
 
 def slice_difference(a: torch.Tensor, b: torch.Tensor, dims, fixed) -> torch.Tensor:
@@ -40,7 +47,7 @@ def slice_difference(a: torch.Tensor, b: torch.Tensor, dims, fixed) -> torch.Ten
     return slice_2d(a, *dims, fixed).to(wide) - slice_2d(b, *dims, fixed).to(wide)
 
 
-class PairValuesDialog(QDialog):
+class PairValuesDialog(Restyling, Retranslating, QDialog):
     def __init__(self, pair: TensorPair, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.pair = pair
@@ -54,19 +61,55 @@ class PairValuesDialog(QDialog):
         self._relay = CompareRelay(self)
         self._relay.pair_read.connect(self._on_pair_read)
         self._relay.pair_failed.connect(self._on_pair_failed)
-        self.setWindowTitle(f"Values of {pair_name(pair)}")
-        self.resize(1100, 700)
+        self._status: str | None = None  # None: still reading; else what the reading said
+        self._fit_to_screen()
         self._build()
+        self.restyle()
+        self.retranslate()
         self._pool.start(PairReadJob(pair, self._generation, self._relay))
 
+    def retranslate(self) -> None:
+        name = pair_name(self.pair)
+        self.setWindowTitle(filled(self.tr("Values of %1"), name))
+        change = change_text(self.pair) or self.tr("no value changed")
+        self.heading.setText(f"<b>{escape(name)}</b> — {escape(status_text(self.pair))}<br>"
+                             f"{escape(change)}")  # fmt: skip
+        self.rows_label.setText(self.tr("rows"))
+        self.columns_label.setText(self.tr("columns"))
+        self.status.setText(self._status_text())
+        if self.a is not None:
+            self._fill_combos()
+
+    def _fit_to_screen(self) -> None:
+        """1100 × 700 at 100 %, larger with the zoom, never larger than the screen."""
+        room = self.screen().availableGeometry() if self.screen() is not None else None
+        width, height = scaled(1100), scaled(700)
+        if room is not None:
+            width, height = min(width, room.width()), min(height, room.height())
+        self.resize(width, height)
+
+    def restyle(self) -> None:
+        """The heatmap in the theme's colours; cells and columns at the zoom in force."""
+        self.heatmap.setBackground(colour("plot_background"))
+        self.heatmap.setTitle("A − B", color=colour("plot_foreground").name())
+        ink = colour("plot_foreground")
+        for axis in (*(self.heatmap.getPlotItem().getAxis(s) for s in ("left", "bottom")),
+                     self.colour_bar.axis):  # fmt: skip
+            axis.setPen(ink)
+            axis.setTextPen(ink)
+        self.colour_bar.setColorMap(pg.colormap.get(DIVERGING_MAPS[current_theme().key]))
+        fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        fixed.setPointSizeF(self.font().pointSizeF())
+        for table in self.tables:
+            table.setFont(fixed)
+            table.horizontalHeader().setDefaultSectionSize(scaled(84))
+            table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + scaled(6))
+
     def _build(self) -> None:
-        self.heading = QLabel(
-            f"<b>{pair_name(self.pair)}</b> — {status_text(self.pair)}<br>"
-            f"{change_text(self.pair) or 'no value changed'}"
-        )
+        self.heading = QLabel()
         self.heading.setWordWrap(True)
         self.heading.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.status = QLabel("Reading both tensors from their files…")
+        self.status = QLabel()
         self.row_combo, self.col_combo = QComboBox(), QComboBox()
         self.row_combo.activated.connect(lambda d: self._on_dims_changed(d, self._dims[1]))
         self.col_combo.activated.connect(lambda d: self._on_dims_changed(self._dims[0], d))
@@ -74,28 +117,31 @@ class PairValuesDialog(QDialog):
         self.dim_controls = QWidget()
         controls = QHBoxLayout(self.dim_controls)
         controls.setContentsMargins(0, 0, 0, 0)
-        for text, combo in (("rows", self.row_combo), ("columns", self.col_combo)):
+        self.rows_label, self.columns_label = QLabel(), QLabel()
+        for label, combo in ((self.rows_label, self.row_combo),
+                             (self.columns_label, self.col_combo)):  # fmt: skip
             combo.setMinimumContentsLength(14)
-            controls.addWidget(QLabel(text))
+            combo.setProperty("translated_items", True)
+            controls.addWidget(label)
             controls.addWidget(combo)
         controls.addLayout(self._fixed_layout)
         controls.addStretch(1)
         self.dim_controls.hide()  # shown for tensors of two dims or more
 
-        fixed_font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        self.models = [TensorTableModel(self) for _ in range(3)]
+        self.models = [TensorTableModel(self) for _unused in range(3)]
         self.tables = []
         grid = QGridLayout()
-        titles = (f"A: {self.pair.a.key}", f"B: {self.pair.b.key}", "A − B")
+        # the heading names the pair; each caption says its side, the key is in its tooltip
+        # (two long keys side by side would not fit at a large zoom)
+        titles = ("A", "B", "A − B")
+        tips = (f"A: {self.pair.a.key}", f"B: {self.pair.b.key}", "A − B")
         for column, (title, model) in enumerate(zip(titles, self.models, strict=True)):
             table = QTableView()
             table.setModel(model)
-            table.setFont(fixed_font)
-            table.horizontalHeader().setDefaultSectionSize(84)
-            table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 6)
             self.tables.append(table)
-            caption = QLabel(title)
-            caption.setToolTip(title)
+            caption = QLabel(f"<b>{title}</b>")
+            caption.setToolTip(tips[column])
+            caption.setProperty("verbatim", True)  # the keys, as the files have them
             grid.addWidget(caption, 0, column)
             grid.addWidget(table, 1, column)
         for table in self.tables[1:]:  # the three scroll together
@@ -105,10 +151,9 @@ class PairValuesDialog(QDialog):
         tables = QWidget()
         tables.setLayout(grid)
 
-        self.heatmap = pg.PlotWidget(background="w")
+        self.heatmap = pg.PlotWidget()
         self.heatmap.getPlotItem().hideButtons()
         self.heatmap.invertY(True)
-        self.heatmap.setTitle("A − B", color=INK)
         self.image = pg.ImageItem(axisOrder="row-major", autoDownsample=True)
         self.heatmap.addItem(self.image)
         self.colour_bar = pg.ColorBarItem(colorMap="CET-D1", interactive=False, width=16)
@@ -129,11 +174,8 @@ class PairValuesDialog(QDialog):
         if generation != self._generation:
             return
         self.a, self.b = a, b
-        comparable = a.numel() == b.numel()
-        notes = [] if comparable else ["element counts differ: A − B is not defined"]
-        if comparable and a.shape != b.shape:
-            notes.append(f"B {list(b.shape)} is shown in A's shape {list(a.shape)} (row-major)")
-        self.status.setText("; ".join(notes) or "Both tensors read.")
+        self._status = ""
+        self.status.setText(self._status_text())
         self._dims = default_table_dims(a.dim())
         self._fixed = {}
         self._fill_combos()
@@ -141,12 +183,28 @@ class PairValuesDialog(QDialog):
 
     def _on_pair_failed(self, generation: int, message: str) -> None:
         if generation == self._generation:
+            self._status = message
             self.status.setText(message)
+
+    def _status_text(self) -> str:
+        if self._status is None:
+            return self.tr("Reading both tensors from their files…")
+        if self._status or self.a is None:
+            return self._status  # the reading failed: its sentence
+        a, b = self.a, self.b
+        if a.numel() != b.numel():
+            return self.tr("element counts differ: A − B is not defined")
+        if a.shape != b.shape:
+            shown = self.tr("B %1 is shown in A's shape %2 (row-major)")
+            return filled(shown, list(b.shape), list(a.shape))
+        return self.tr("Both tensors read.")
 
     # --- the slice ----------------------------------------------------------------------------
 
     def _fill_combos(self) -> None:
-        labels = [f"dim {d} (size {size})" for d, size in enumerate(self.a.shape)]
+        labels = [
+            filled(self.tr("dim %1 (size %2)"), d, size) for d, size in enumerate(self.a.shape)
+        ]
         for combo, dim in ((self.row_combo, self._dims[0]), (self.col_combo, self._dims[1])):
             combo.clear()
             combo.addItems(labels)
@@ -160,7 +218,7 @@ class PairValuesDialog(QDialog):
             spin.setRange(0, max(size - 1, 0))
             spin.setValue(self._fixed.get(dim, 0))
             spin.valueChanged.connect(lambda index, dim=dim: self._on_fixed_changed(dim, index))
-            self._fixed_layout.addWidget(QLabel(f"dim {dim}"))
+            self._fixed_layout.addWidget(QLabel(filled(self.tr("dim %1"), dim)))
             self._fixed_layout.addWidget(spin)
 
     def _on_dims_changed(self, rows: int, columns: int | None) -> None:

@@ -12,15 +12,19 @@ from __future__ import annotations
 
 import threading
 
-from PySide6.QtCore import QObject, QRunnable, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Signal
 
 from tensorviz.core.files.inspection import FileChangedError, FileInspection, inspect_file
 from tensorviz.core.tensors.summary import heading, summarize
+from tensorviz.ui.files.placeholders import filled
+
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
 
 
-def _one_line(error: BaseException) -> str:
+def one_line(error: BaseException) -> str:
+    """'ValueError: its first line' (Python's and torch's words as they are), at most 200 long."""
     lines = str(error).strip().splitlines()
-    text = f"{type(error).__name__}: {lines[0] if lines else 'no details'}"
+    text = f"{type(error).__name__}: {lines[0] if lines else translate('FileJobs', 'no details')}"
     return text if len(text) <= 200 else text[:199] + "…"
 
 
@@ -42,7 +46,9 @@ class OpenFileJob(QRunnable):
             inspection = inspect_file(self._path)  # problems with the file are in .error
         except BaseException as error:  # noqa: BLE001 — a bug must not leave "opening…" forever
             inspection = FileInspection(self._path)
-            inspection.error = f"Opening failed unexpectedly ({_one_line(error)})."
+            inspection.error = filled(
+                translate("FileJobs", "Opening failed unexpectedly (%1)."), one_line(error)
+            )
         self._relay.file_opened.emit(self._generation, self._path, inspection)
 
 
@@ -58,9 +64,12 @@ class StatisticsJob(QRunnable):
         try:
             self._summarize_all()
         except FileChangedError as changed:  # cut short mid-run: say so, never crash
-            self._relay.statistics_failed.emit(self._generation, f"Statistics stopped: {changed}")
+            stopped = filled(translate("FileJobs", "Statistics stopped: %1"), changed)
+            self._relay.statistics_failed.emit(self._generation, stopped)
         except BaseException as error:  # noqa: BLE001 — never an endless busy state
-            message = f"Statistics failed unexpectedly ({_one_line(error)})."
+            message = filled(
+                translate("FileJobs", "Statistics failed unexpectedly (%1)."), one_line(error)
+            )
             self._relay.statistics_failed.emit(self._generation, message)
 
     def _summarize_all(self) -> None:
@@ -76,11 +85,11 @@ class StatisticsJob(QRunnable):
 
     def _text(self, node) -> str:
         if not node.tensor.plain:
-            return f"not available: {node.tensor.problem}"
+            return filled(translate("FileJobs", "not available: %1"), node.tensor.problem)
         tensor = self._inspection.tensor_at(node.access)  # a copy read with plain reads
         try:
             summary = summarize(tensor)
         except Exception as error:  # noqa: BLE001 — one tensor torch cannot summarise
-            return f"failed: {_one_line(error)}"
+            return filled(translate("FileJobs", "failed: %1"), one_line(error))
         head = heading(summary.shape, summary.dtype, summary.device)
         return summary.text().removeprefix(head).strip()  # the tree shows the shape

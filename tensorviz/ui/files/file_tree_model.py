@@ -5,19 +5,37 @@ Qt asks only for the rows it shows; there is one Node per saved entry (never per
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
-from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QPushButton, QTreeView, QWidget
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QAbstractItemModel,
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSize,
+    Qt,
+)
+from PySide6.QtGui import QBrush, QFont
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeView
 
 from tensorviz.core.files.inspection import FileInspection, Node
 from tensorviz.core.files.quoting import quoted
 from tensorviz.core.files.text import NO_BYTES, format_bytes, node_summary, sharing_text
 from tensorviz.core.files.tree import expanded_by_default
-from tensorviz.ui.files.file_tree_style import KIND_WORDS, kind_colour, kind_icon
+from tensorviz.ui.files.file_tree_style import kind_colour, kind_icon, kind_word
+from tensorviz.ui.files.placeholders import filled
+from tensorviz.ui.widgets.theme import colour, scaled
 
-COLUMNS = ("Name", "Contents", "Bytes", "Sharing / file", "Statistics")
-SHARED_BRUSH = QBrush(QColor("#fff4d6"))
-WASTE_BRUSH = QBrush(QColor("#fde8e8"))
+COLUMNS = (
+    QT_TRANSLATE_NOOP("FileTreeModel", "Name"),
+    QT_TRANSLATE_NOOP("FileTreeModel", "Contents"),
+    QT_TRANSLATE_NOOP("FileTreeModel", "Bytes"),
+    QT_TRANSLATE_NOOP("FileTreeModel", "Sharing / file"),
+    QT_TRANSLATE_NOOP("FileTreeModel", "Statistics"),
+)
+
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
+COLUMN_WIDTHS = (170, 130, 70, 230)  # at 100 %; the last column stretches
 NodeRole = Qt.ItemDataRole.UserRole + 1
 
 Index = QModelIndex | QPersistentModelIndex
@@ -50,6 +68,12 @@ class FileTreeModel(QAbstractItemModel):
 
     def statistics_text(self, access: tuple) -> str | None:
         return self._statistics.get(access)
+
+    def retranslate(self) -> None:
+        """The headers and every row's words again, in the language now in force."""
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
+        self.layoutAboutToBeChanged.emit()
+        self.layoutChanged.emit()
 
     # --- structure --------------------------------------------------------------------------
 
@@ -113,15 +137,15 @@ class FileTreeModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.DecorationRole and column == 0:
             return kind_icon(node.kind)
         if role == Qt.ItemDataRole.ForegroundRole and column in (0, 1):
-            colour = kind_colour(node.kind)
-            return QBrush(colour) if colour is not None else None
+            ink = kind_colour(node.kind)
+            return QBrush(ink) if ink is not None else None
         plain_storage = node.tensor is not None and node.tensor.storage_id is not None
         if role == Qt.ItemDataRole.BackgroundRole and plain_storage:
             group = self.inspection.storages[node.tensor.storage_id]
             if len(group.members) > 1:
-                return SHARED_BRUSH
+                return QBrush(colour("shared_background"))
             if group.wasted_bytes > 0:
-                return WASTE_BRUSH
+                return QBrush(colour("waste_background"))
         if role == Qt.ItemDataRole.FontRole and column == 0 and node.kind != "tensor":
             return self._bold if node.children else None
         if role == Qt.ItemDataRole.TextAlignmentRole and column == 2:
@@ -131,9 +155,9 @@ class FileTreeModel(QAbstractItemModel):
     def _tooltip(self, node: Node, column: int) -> str:
         text = self._text(node, column)
         if column == 0:
-            what = KIND_WORDS.get(node.kind, node.kind)
-            cls = f" {node.class_name}" if node.class_name else ""
-            return f"{text}: {what}{cls}" + (f" — {node.danger}" if node.danger else "")
+            what = kind_word(node.kind) + (f" {node.class_name}" if node.class_name else "")
+            tip = filled(translate("FileTreeModel", "%1: %2"), text, what)
+            return f"{tip} — {node.danger}" if node.danger else tip
         return text
 
     def _text(self, node: Node, column: int) -> str:
@@ -145,13 +169,16 @@ class FileTreeModel(QAbstractItemModel):
             return "" if node.kind in NO_BYTES else format_bytes(node.total_bytes)
         if column == 3:
             share = sharing_text(node, self.inspection)
-            return f"{share}; in {node.source}" if share and node.source else share or (
-                node.source and f"in {node.source}")  # fmt: skip
+            if not node.source:
+                return share
+            if share:
+                return filled(translate("FileTreeModel", "%1; in %2"), share, node.source)
+            return filled(translate("FileTreeModel", "in %1"), node.source)
         return self._statistics.get(node.access, "") if node.kind == "tensor" else ""
 
     def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
+            return translate("FileTreeModel", COLUMNS[section])
         return None
 
 
@@ -164,23 +191,16 @@ def file_tree_view(model: FileTreeModel) -> QTreeView:
     tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
     header = tree.header()
     header.setStretchLastSection(True)
-    for column, width in enumerate((170, 130, 70, 230)):
-        header.resizeSection(column, width)
     header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    fit_to_zoom(tree)
     return tree
 
 
-def shortcut_button(owner: QWidget, text: str, shortcut: str, slot) -> QPushButton:
-    """A button whose keyboard shortcut works anywhere inside `owner` (while it is enabled)."""
-    button = QPushButton(text)
-    action = QAction(text, owner)
-    action.setShortcut(QKeySequence(shortcut))
-    action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-    action.triggered.connect(lambda _=False: button.isEnabled() and slot())
-    owner.addAction(action)
-    button.setToolTip(f"{text} ({QKeySequence(shortcut).toString()})")
-    button.clicked.connect(lambda _=False: slot())
-    return button
+def fit_to_zoom(tree: QTreeView) -> None:
+    """Badges and the starting column widths at the zoom in force (rows follow the font)."""
+    tree.setIconSize(QSize(scaled(16), scaled(16)))
+    for column, width in enumerate(COLUMN_WIDTHS):
+        tree.header().resizeSection(column, scaled(width))
 
 
 def expand_and_fit(tree: QTreeView, model: FileTreeModel) -> None:
@@ -190,7 +210,7 @@ def expand_and_fit(tree: QTreeView, model: FileTreeModel) -> None:
         tree.expand(model.index_of_node(node))
     header, width = tree.header(), tree.width()
     for column, least, share in ((0, 150, 0.4), (1, 130, 0.3)):
-        wanted = tree.sizeHintForColumn(column) + 24
-        header.resizeSection(column, max(least, min(wanted, int(width * share))))
-    wanted = tree.sizeHintForColumn(3) + 12
-    header.resizeSection(3, max(160, min(wanted, 380)))
+        wanted = tree.sizeHintForColumn(column) + scaled(24)
+        header.resizeSection(column, max(scaled(least), min(wanted, int(width * share))))
+    wanted = tree.sizeHintForColumn(3) + scaled(12)
+    header.resizeSection(3, max(scaled(160), min(wanted, scaled(380))))

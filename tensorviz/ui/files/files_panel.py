@@ -6,17 +6,13 @@ Every file is read by core's inspect_file in a worker thread; the panel only sho
 
 from __future__ import annotations
 
-from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelectionModel, Qt, QThreadPool, Signal
+from PySide6.QtCore import QCoreApplication, QItemSelectionModel, Qt, QThreadPool, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
-    QListWidget,
     QListWidgetItem,
     QProgressBar,
-    QPushButton,
     QScrollArea,
     QSplitter,
     QTabWidget,
@@ -30,33 +26,33 @@ from tensorviz.core.files.inspection import (
     Node,
     tensor_nodes_below,
 )
-from tensorviz.core.files.text import explain_file_error, format_bytes, workspace_entries
+from tensorviz.core.files.text import explain_file_error, workspace_entries
 from tensorviz.core.files.tree import walk
 from tensorviz.core.tensors.workspace import Workspace, WorkspaceError
+from tensorviz.core.translation import current_language
 from tensorviz.ui.files.file_details import FileDetails
 from tensorviz.ui.files.file_jobs import FileJobRelay, OpenFileJob, StatisticsJob
+from tensorviz.ui.files.file_list import FileList
+from tensorviz.ui.files.file_notes import FileNotes
 from tensorviz.ui.files.file_tree_model import (
     FileTreeModel,
     expand_and_fit,
     file_tree_view,
-    shortcut_button,
+    fit_to_zoom,
 )
+from tensorviz.ui.files.placeholders import filled
+from tensorviz.ui.files.restyling import Restyling
 from tensorviz.ui.files.safety_notice import SafetyNotice
 from tensorviz.ui.files.save_dialog import SaveTensorsDialog
 from tensorviz.ui.files.values_loader import ValuesLoader
 from tensorviz.ui.widgets.error_panel import ErrorPanel
+from tensorviz.ui.widgets.retranslating import Retranslating
+from tensorviz.ui.widgets.shortcut_buttons import set_shortcut_button_text, shortcut_button
+from tensorviz.ui.widgets.theme import scaled
 from tensorviz.ui.workbench.value_view import ValueView
 
-HINT = (
-    "Open a .pt / .pth / .bin / .ckpt, .safetensors, .npy or .npz file, a TorchScript archive, an "
-    "*.index.json or a checkpoint folder with File → Open (Ctrl+O), File → Open Folder "
-    "(Ctrl+Shift+O), Recent files, drag and drop, or the command line. Nothing in a file is ever "
-    "run: objects show their recorded state and calls a plain torch.load would make are listed "
-    "in red, never made."
-)
 
-
-class FilesPanel(QWidget):
+class FilesPanel(Restyling, Retranslating, QWidget):
     status_message = Signal(str)
     file_loaded = Signal(str)  # path; its inspection (or its error) is shown
     statistics_finished = Signal(bool)  # cancelled
@@ -69,6 +65,8 @@ class FilesPanel(QWidget):
         self.current_path: str | None = None
         self.save_dialog: SaveTensorsDialog | None = None
         self._pending: set[str] = set()
+        self._rewording: set[str] = set()  # open files read again in a new language
+        self._words_language = current_language()  # the language core's words were made in
         self._open_generation = 0
         self._statistics_generation = 0
         self._statistics_job: StatisticsJob | None = None
@@ -82,20 +80,18 @@ class FilesPanel(QWidget):
         self._relay.statistics_failed.connect(self._on_statistics_failed)
         self._build()
         self._update_actions()
+        self.restyle()
+        self.retranslate()
 
     # --- construction -------------------------------------------------------------------------
 
     def _build(self) -> None:
-        self.send_button = self._button("Send to workspace", "Ctrl+Return", self.send_to_workspace)
-        self.statistics_button = self._button("Statistics", "Ctrl+I", self.compute_statistics)
-        self.cancel_button = self._button("Cancel", "Escape", self.cancel)
-        self.reload_button = self._button("Reload", "F5", self.reload)
-        self.save_button = self._button("Save tensors…", "Ctrl+Shift+S", self.open_save_dialog)
-        self.save_button.setToolTip("Save workspace tensors as .pt or .safetensors (Ctrl+Shift+S)")
+        self.send_button = shortcut_button(self, "", "Ctrl+Return", self.send_to_workspace)
+        self.statistics_button = shortcut_button(self, "", "Ctrl+I", self.compute_statistics)
+        self.cancel_button = shortcut_button(self, "", "Escape", self.cancel)
+        self.reload_button = shortcut_button(self, "", "F5", self.reload)
+        self.save_button = shortcut_button(self, "", "Ctrl+Shift+S", self.open_save_dialog)
         self.progress = QProgressBar()
-        self.progress.setMaximumWidth(160)
-        self.progress.setMinimumWidth(48)
-        self.progress.setMaximumHeight(16)
         self.progress.hide()
         bar = QHBoxLayout()
         for button in (self.send_button, self.statistics_button, self.reload_button):
@@ -107,11 +103,8 @@ class FilesPanel(QWidget):
 
         self.error_panel = ErrorPanel()
         self.safety_notice = SafetyNotice()
-        self.notes = QLabel(HINT)
-        self.notes.setWordWrap(True)
-        self.notes.setStyleSheet("color: #4b5563")
-        self.file_list = QListWidget()
-        self.file_list.hide()  # shown, as tall as its rows (at most four), once a file is open
+        self.notes = FileNotes()
+        self.file_list = FileList(self.inspections)
         self.file_list.currentItemChanged.connect(self._on_file_changed)
 
         self.model = FileTreeModel(self)
@@ -127,8 +120,8 @@ class FilesPanel(QWidget):
         self.values_loader = ValuesLoader(self.value_view, self._pool, self)
         self.values_loader.status_message.connect(self.status_message)
         self.tabs = QTabWidget()
-        self.tabs.addTab(details_scroll, "Details")
-        self.tabs.addTab(self.value_view, "Values")
+        self.tabs.addTab(details_scroll, "")
+        self.tabs.addTab(self.value_view, "")
         self.tabs.currentChanged.connect(lambda _i: self._show_values())
 
         splitter = QSplitter(Qt.Orientation.Vertical)
@@ -145,8 +138,36 @@ class FilesPanel(QWidget):
         layout.addWidget(self.file_list)
         layout.addWidget(splitter, 1)
 
-    def _button(self, text: str, shortcut: str, slot) -> QPushButton:
-        return shortcut_button(self, text, shortcut, slot)
+    def retranslate(self) -> None:
+        for button, text in (
+            (self.send_button, self.tr("Send to workspace")),
+            (self.statistics_button, self.tr("Statistics")),
+            (self.cancel_button, self.tr("Cancel")),
+            (self.reload_button, self.tr("Reload")),
+            (self.save_button, self.tr("Save tensors…")),
+        ):
+            set_shortcut_button_text(button, text)
+        self.save_button.setToolTip(
+            self.tr("Save workspace tensors as .pt or .safetensors (Ctrl+Shift+S)")
+        )
+        self.tabs.setTabText(0, self.tr("Details"))
+        self.tabs.setTabText(1, self.tr("Values"))
+        self.model.retranslate()
+        if self._words_language != current_language():
+            self._words_language = current_language()
+            self._reword_open_files()
+
+    def restyle(self) -> None:
+        """Sizes set by hand, at the zoom in force (fonts and colours follow by themselves)."""
+        self.progress.setMaximumWidth(scaled(160))
+        self.progress.setMinimumWidth(scaled(48))
+        self.progress.setMaximumHeight(scaled(16))
+        fit_to_zoom(self.tree)
+        if self.model.inspection is not None:
+            expand_and_fit(self.tree, self.model)
+        self.file_list.fit_height()
+        self.details.restyle()
+        self.safety_notice.restyle()
 
     # --- opening ------------------------------------------------------------------------------
 
@@ -158,16 +179,7 @@ class FilesPanel(QWidget):
 
     def open_file(self, path: str) -> None:
         self._pending.add(path)
-        item = self._file_item(path) or QListWidgetItem()
-        if self.file_list.row(item) < 0:
-            item.setData(Qt.ItemDataRole.UserRole, path)
-            item.setToolTip(path)
-            self.file_list.addItem(item)
-        item.setText(f"{Path(path).name} — opening…")
-        rows = min(self.file_list.count(), 4)
-        frame = 2 * self.file_list.frameWidth()
-        self.file_list.setFixedHeight(rows * self.file_list.sizeHintForRow(0) + frame + 4)
-        self.file_list.show()
+        self.file_list.show_opening(path)
         self._pool.start(OpenFileJob(path, self._open_generation, self._relay))
         self._update_actions()
 
@@ -177,35 +189,46 @@ class FilesPanel(QWidget):
             self.inspections.pop(self.current_path, None)
             self.open_file(self.current_path)
 
-    def _file_item(self, path: str) -> QListWidgetItem | None:
-        for row in range(self.file_list.count()):
-            if self.file_list.item(row).data(Qt.ItemDataRole.UserRole) == path:
-                return self.file_list.item(row)
-        return None
-
     def open_paths(self) -> list[str]:
         """Every file in the list, in order (opened, failed or still opening)."""
-        items = (self.file_list.item(r) for r in range(self.file_list.count()))
-        return [it.data(Qt.ItemDataRole.UserRole) for it in items]
+        return self.file_list.paths()
+
+    def _reword_open_files(self) -> None:
+        """Core's words about a file (its rows, notes, weights_only sentences) are made when it is
+        read: read the open files again in the background; the old words stay until then."""
+        for path in set(self.inspections) - self._rewording:
+            self._rewording.add(path)
+            self._pool.start(OpenFileJob(path, self._open_generation, self._relay))
+
+    def _take_reworded(self, path: str, inspection: FileInspection) -> None:
+        self._rewording.discard(path)
+        before = self.inspections.get(path)
+        if inspection.error and before is not None and not before.error:
+            return  # gone or damaged since: keep what was read, in the words it was read with
+        self.inspections[path] = inspection
+        self.file_list.show_opened(path)
+        if path == self.current_path:  # the file and the entry shown stay
+            keys = [node.key_text() for node in self.selected_nodes()]
+            self.show_file(path)
+            if (
+                keys
+                and inspection.root is not None
+                and any(n.key_text() == keys[0] for n in walk(inspection.root))
+            ):
+                self.select_entry(keys[0])
 
     def _on_file_opened(self, generation: int, path: str, inspection: FileInspection) -> None:
+        if generation == self._open_generation and path in self._rewording:
+            self._take_reworded(path, inspection)
+            return
         if generation != self._open_generation or path not in self._pending:
             return  # cancelled meanwhile
         self._pending.discard(path)
         self.inspections[path] = inspection
-        item = self._file_item(path)
-        name = Path(path).name
-        if inspection.error:
-            item.setText(f"⚠ {name} — cannot open")
-        else:
-            size = format_bytes(inspection.root.total_bytes)
-            calls = len(inspection.calls)
-            warning = f" — {calls} call(s) listed, never made" if calls else ""
-            item.setText(f"{'⚠ ' if calls else ''}{name} — {inspection.format_label}, "
-                         f"{len(inspection.entries)} tensors, {size}{warning}")  # fmt: skip
-        self.file_list.setCurrentItem(item)
+        self.file_list.setCurrentItem(self.file_list.show_opened(path))
         self.show_file(path)
-        self.status_message.emit(inspection.error or f"Opened {name}")
+        opened = filled(self.tr("Opened %1"), Path(path).name)
+        self.status_message.emit(inspection.error or opened)
         self._update_actions()
         self.file_loaded.emit(path)
 
@@ -223,24 +246,11 @@ class FilesPanel(QWidget):
         self.safety_notice.show_inspection(None if inspection.error else inspection)
         if inspection.error:
             self.error_panel.show_error(explain_file_error(inspection))
-            self.notes.setText(escape(inspection.path))
         else:
             self.error_panel.clear()
-            shared = inspection.shared_groups()
-            notes = [*inspection.notes]
-            if shared:
-                notes.append(f"{len(shared)} storage(s) shared between entries (highlighted).")
-            self.notes.setText(
-                escape(
-                    " · ".join(
-                        [inspection.format_label, " ".join(notes)]
-                        if notes
-                        else [inspection.format_label]
-                    )
-                )
-            )
             expand_and_fit(self.tree, self.model)
             self.tree.setCurrentIndex(self.model.index(0, 0))
+        self.notes.show_inspection(inspection)
         self._show_details()
         self._update_actions()
 
@@ -319,18 +329,24 @@ class FilesPanel(QWidget):
             self.status_message.emit(skipped)
             return []
         try:
-            names = self.workspace.add(entries, f"load {len(entries)} tensor(s) from a file")
+            count = len(entries)  # (lupdate reads a name here, not a call)
+            step = QCoreApplication.translate(
+                "FilesPanel", "load %n tensor(s) from a file", "", count
+            )
+            names = self.workspace.add(entries, step)
         except WorkspaceError as error:
             self.status_message.emit(str(error))
             return []
-        sent = f"Sent {', '.join(names)} to the workspace"
+        sent = filled(self.tr("Sent %1 to the workspace"), ", ".join(names))
         self.status_message.emit(f"{sent}. {skipped}" if skipped else sent)
         self.tensors_sent.emit(names)
         return names
 
     def open_save_dialog(self) -> SaveTensorsDialog:
         self.save_dialog = SaveTensorsDialog(self.workspace, parent=self)
-        self.save_dialog.saved.connect(lambda path: self.status_message.emit(f"Saved {path}"))
+        self.save_dialog.saved.connect(
+            lambda path: self.status_message.emit(filled(self.tr("Saved %1"), path))
+        )
         self.save_dialog.open()
         return self.save_dialog
 
@@ -353,10 +369,13 @@ class FilesPanel(QWidget):
         if self._pending:
             self._open_generation += 1
             for path in self._pending:
-                item = self._file_item(path)
-                self.file_list.takeItem(self.file_list.row(item))
-            self.status_message.emit(f"Cancelled opening {len(self._pending)} file(s)")
+                self.file_list.remove(path)
+            count = len(self._pending)
+            self.status_message.emit(
+                QCoreApplication.translate("FilesPanel", "Cancelled opening %n file(s)", "", count)
+            )
             self._pending.clear()
+        self._rewording.clear()  # their results are then dropped (neither pending nor rewording)
         self._stop_statistics()
         self._update_actions()
 
@@ -390,12 +409,13 @@ class FilesPanel(QWidget):
             self._on_statistics_finished(generation, True)
 
     def is_busy(self) -> bool:
-        return bool(self._pending) or self._pool.activeThreadCount() > 0
+        return bool(self._pending or self._rewording) or self._pool.activeThreadCount() > 0
 
     def shutdown(self) -> None:
         """Drop pending work and join the workers; safe to call more than once."""
         self._open_generation += 1
         self._pending.clear()
+        self._rewording.clear()
         self._stop_statistics()
         self.values_loader.drop()
         self._pool.clear()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -31,18 +31,22 @@ from tensorviz.core.files.formats import (
     save_tensors,
 )
 from tensorviz.core.tensors.workspace import Workspace
+from tensorviz.ui.files.placeholders import filled
+from tensorviz.ui.widgets.retranslating import Retranslating
 
-FORMATS = (("PyTorch torch.save (.pt)", ".pt"), ("safetensors (.safetensors)", ".safetensors"))
+FORMATS = (
+    (QT_TRANSLATE_NOOP("SaveTensorsDialog", "PyTorch torch.save (.pt)"), ".pt"),
+    (QT_TRANSLATE_NOOP("SaveTensorsDialog", "safetensors (.safetensors)"), ".safetensors"),
+)
 
 
-class SaveTensorsDialog(QDialog):
+class SaveTensorsDialog(Retranslating, QDialog):
     saved = Signal(str)  # path
 
     def __init__(
         self, workspace: Workspace, checked: list[str] | None = None, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Save workspace tensors")
         self.workspace = workspace
         self.names = QListWidget()
         for name in workspace.names():
@@ -52,21 +56,21 @@ class SaveTensorsDialog(QDialog):
             item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
             self.names.addItem(item)
         self.format = QComboBox()
-        for label, suffix in FORMATS:
-            self.format.addItem(label, suffix)
+        self.format.setProperty("translated_items", True)
+        for _label, suffix in FORMATS:
+            self.format.addItem("", suffix)
         self.format.currentIndexChanged.connect(self._on_format_changed)
         self.path = QLineEdit(str(Path.home() / "tensors.pt"))
-        browse = QPushButton("Browse…")
-        browse.clicked.connect(self._on_browse_clicked)
+        self.browse_button = QPushButton()
+        self.browse_button.clicked.connect(self._on_browse_clicked)
         path_row = QHBoxLayout()
         path_row.addWidget(self.path, 1)
-        path_row.addWidget(browse)
+        path_row.addWidget(self.browse_button)
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setObjectName("errorTitle")
         self.message.hide()
-        self.fix_button = QPushButton("Save contiguous copies instead")
-        self.fix_button.setToolTip("{name: t.clone().contiguous()} — sharing and strides are lost")
+        self.fix_button = QPushButton()
         self.fix_button.clicked.connect(self.save_fixed)
         self.fix_button.hide()
         buttons = QDialogButtonBox(
@@ -75,17 +79,32 @@ class SaveTensorsDialog(QDialog):
         buttons.accepted.connect(self.save)
         buttons.rejected.connect(self.reject)
 
+        self.format_label, self.file_label, self.heading = QLabel(), QLabel(), QLabel()
         form = QFormLayout()
-        form.addRow("Format", self.format)
-        form.addRow("File", path_row)
+        form.addRow(self.format_label, self.format)
+        form.addRow(self.file_label, path_row)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Tensors to save (several are saved as one dict):"))
+        layout.addWidget(self.heading)
         layout.addWidget(self.names, 1)
         layout.addLayout(form)
         layout.addWidget(self.message)
         layout.addWidget(self.fix_button)
         layout.addWidget(buttons)
         self.resize(460, 420)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("Save workspace tensors"))
+        for index, (label, _suffix) in enumerate(FORMATS):
+            self.format.setItemText(index, self.tr(label))
+        self.browse_button.setText(self.tr("Browse…"))
+        self.fix_button.setText(self.tr("Save contiguous copies instead"))
+        self.fix_button.setToolTip(
+            filled(self.tr("%1 — sharing and strides are lost"), "{name: t.clone().contiguous()}")
+        )
+        self.format_label.setText(self.tr("Format"))
+        self.file_label.setText(self.tr("File"))
+        self.heading.setText(self.tr("Tensors to save (several are saved as one dict):"))
 
     def checked_names(self) -> list[str]:
         items = (self.names.item(i) for i in range(self.names.count()))
@@ -101,8 +120,8 @@ class SaveTensorsDialog(QDialog):
         self._show_message("")
 
     def _on_browse_clicked(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Save tensors", self.path.text(), f"*{self.format.currentData()}"
+        path, _filter = QFileDialog.getSaveFileName(
+            self, self.tr("Save tensors"), self.path.text(), f"*{self.format.currentData()}"
         )
         if path:
             self.path.setText(path)
@@ -113,7 +132,7 @@ class SaveTensorsDialog(QDialog):
     def save(self) -> bool:
         tensors = self._tensors()
         if not tensors:
-            self._show_message("Tick at least one tensor to save.")
+            self._show_message(self.tr("Tick at least one tensor to save."))
             return False
         return self._write(tensors)
 
@@ -128,7 +147,8 @@ class SaveTensorsDialog(QDialog):
             self._show_message(str(error), offer_fix=True)
             return False
         except OSError as error:
-            self._show_message(f"Could not write {path}: {error.strerror or error}.")
+            why = error.strerror or str(error)
+            self._show_message(filled(self.tr("Could not write %1: %2."), path, why))
             return False
         self.saved.emit(path)
         self.accept()

@@ -77,7 +77,8 @@ def stage_files(window, app, out_dir: Path, wait_for) -> list[Path]:
         wait_for(lambda: not panel.is_busy() and panel.model.inspection is not None)
         panel.tree.collapse(panel.model.index(0, 0, panel.model.index(0, 0)))  # the state dict
         panel.select_entry("['callback']")
-        app.processEvents()
+        for _round in range(3):  # the notice's height settles, then the layout around it
+            app.processEvents()
         window.grab().save(str(shots[0]))
         folder = Path(tmp) / "llama-tiny"
         _folder(folder)

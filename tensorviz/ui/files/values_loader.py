@@ -4,10 +4,12 @@ tensor is read by a worker so the window stays responsive; a newer selection dro
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Signal
 
 from tensorviz.core.files.inspection import FileChangedError, FileInspection
 from tensorviz.core.tensors.memory_budget import human_bytes
+from tensorviz.ui.files.file_jobs import one_line
+from tensorviz.ui.files.placeholders import filled
 
 READ_IN_BACKGROUND = 8 * 2**20  # bytes
 
@@ -31,7 +33,8 @@ class _ReadJob(QRunnable):
             self._relay.failed.emit(self._generation, str(changed))
             return
         except BaseException as error:  # noqa: BLE001 — a sentence, never a stuck tab
-            self._relay.failed.emit(self._generation, f"Reading failed ({error}).")
+            failed = QCoreApplication.translate("ValuesLoader", "Reading failed (%1).")
+            self._relay.failed.emit(self._generation, filled(failed, one_line(error)))
             return
         self._relay.read.emit(self._generation, self._node.name, tensor)
 
@@ -60,13 +63,12 @@ class ValuesLoader(QObject):
             return
         if not node.tensor.plain:
             self.value_view.set_tensor(None)
-            self.status_message.emit(f"No values to show: {node.tensor.problem}.")
+            self.status_message.emit(filled(self.tr("No values to show: %1."), node.tensor.problem))
             return
         if node.tensor.nbytes > READ_IN_BACKGROUND:
             self.value_view.set_tensor(None)
-            self.status_message.emit(
-                f"Reading {node.name} ({human_bytes(node.tensor.nbytes)}) from the file…"
-            )
+            reading = self.tr("Reading %1 (%2) from the file…")
+            self.status_message.emit(filled(reading, node.name, human_bytes(node.tensor.nbytes)))
             self._reading = True
             self._pool.start(_ReadJob(inspection, node, self._generation, self._relay))
             return
@@ -82,7 +84,7 @@ class ValuesLoader(QObject):
         if generation == self._generation:
             self._reading = False
             self.value_view.set_tensor(tensor, name)
-            self.status_message.emit(f"Read {name}")
+            self.status_message.emit(filled(self.tr("Read %1"), name))
 
     def _on_failed(self, generation: int, message: str) -> None:
         if generation == self._generation:

@@ -9,12 +9,23 @@ from PySide6.QtWidgets import QPushButton, QWidget
 
 
 def shortcut_button(owner: QWidget, text: str, shortcut: str, slot) -> QPushButton:
-    button = QPushButton(text)
-    action = QAction(text, owner)
+    button = QPushButton()
+    action = QAction(owner)
     action.setShortcut(QKeySequence(shortcut))
     action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
     action.triggered.connect(lambda _=False: button.isEnabled() and slot())
     owner.addAction(action)
-    button.setToolTip(f"{text} ({QKeySequence(shortcut).toString()})")
+    button.shortcut_action = action
     button.clicked.connect(lambda _=False: slot())
+    set_shortcut_button_text(button, text)
     return button
+
+
+def set_shortcut_button_text(button: QPushButton, text: str) -> None:
+    """The button's words (again, in another language): on the button, its action and its tooltip
+    (the shortcut is named the way Qt names it in the language in force)."""
+    action = button.shortcut_action
+    button.setText(text)
+    action.setText(text)
+    shortcut = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+    button.setToolTip(f"{text} ({shortcut})")

@@ -71,6 +71,10 @@ LIGHT = Theme(
         "graph_visited": "#fff2cc", "graph_label_background": "#ffffff",
         "graph_frame_1": "#f4f1fb", "graph_frame_2": "#ece6f8", "graph_frame_3": "#e4dcf3",
         "graph_frame_4": "#dcd2ee", "graph_frame_border": "#9c8cc4",
+        # Files: the tree's kinds of rows (calls use error_text, values ok_text) and the rows of
+        # tensors that share a storage or save a wasted one.
+        "kind_object": "#5b21b6", "kind_module": "#115e59", "kind_global": "#854d0e",
+        "kind_missing": "#b45309", "shared_background": "#fff4d6", "waste_background": "#fde8e8",
     },
     ("#3d5a80", "#ee6c4d", "#2a9d8f", "#8d5fd3", "#e9a23b", "#c0392b", "#5c7c2f", "#d6336c"),
 )  # fmt: skip
@@ -110,6 +114,8 @@ DARK = Theme(
         "graph_visited": "#3f3616", "graph_label_background": "#181c24",
         "graph_frame_1": "#1f1d2b", "graph_frame_2": "#252236", "graph_frame_3": "#2b2741",
         "graph_frame_4": "#322d4b", "graph_frame_border": "#6d5f99",
+        "kind_object": "#c4a7f5", "kind_module": "#5fd0c0", "kind_global": "#e3b964",
+        "kind_missing": "#f0a35a", "shared_background": "#3b3320", "waste_background": "#432428",
     },
     ("#7fa7d9", "#ff8a65", "#4fc3b1", "#b39ddb", "#f2c14e", "#ef6f6c", "#9ccc65", "#f48fb1"),
 )  # fmt: skip
@@ -145,6 +151,12 @@ TEXT_ON_BACKGROUND = (
     ("graph_muted", "graph_backward"), ("graph_gradient", "graph_leaf"),
     ("graph_gradient", "graph_label_background"), ("graph_ink", "graph_frame_4"),
     ("graph_ink", "canvas"),
+    # Files and Compare: kinds of rows and statuses on plain and alternate rows, shared storages.
+    ("kind_object", "window"), ("kind_object", "surface"), ("kind_module", "window"),
+    ("kind_module", "surface"), ("kind_global", "window"), ("kind_global", "surface"),
+    ("kind_missing", "window"), ("kind_missing", "surface"), ("error_text", "surface"),
+    ("ok_text", "surface"), ("warning_text", "window"), ("text", "shared_background"),
+    ("text", "waste_background"), ("text", "error_background"),
 )  # fmt: skip
 
 

@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from tensorviz.core.files.inspection import inspect_file
 from tensorviz.ui.files.files_panel import FilesPanel
 from tensorviz.ui.files.save_dialog import SaveTensorsDialog
+from tensorviz.ui.widgets import theme
 from tensorviz.ui.window.main_window import MainWindow
 
 
@@ -102,7 +103,7 @@ def test_malicious_file_shows_its_call_in_red_and_never_runs(qtbot, panel, tmp_p
     call = panel.model.index(names.index("layer.weight"), 1, root)
     assert panel.model.data(call).startswith(f"would call {os.system.__module__}.system(")
     colour = panel.model.data(call, Qt.ItemDataRole.ForegroundRole).color().name()
-    assert colour == "#b91c1c"
+    assert colour == theme.colour("error_text").name()  # the theme's red
     assert not marker.exists()
 
 

@@ -119,7 +119,7 @@ def test_the_rule_flags_english_and_spares_code():
 
 # The areas whose texts are translated so far: each one's translator adds its key here; when
 # every area is in, this becomes all of AREAS plus "menus" (the whole window).
-CHECKED = ("script", "layout", "graph", "architecture")
+CHECKED = ("script", "layout", "graph", "architecture", "compare")
 
 
 def _root_of(window, key: str, qtbot):
