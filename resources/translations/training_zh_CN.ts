@@ -1,5 +1,52 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
+<context>
+    <name>BoundaryView</name>
+    <message>
+        <source>Decision boundary</source>
+        <translation>决策边界</translation>
+    </message>
+    <message>
+        <source>train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>test</source>
+        <translation>测试</translation>
+    </message>
+    <message>
+        <source>P(class 1) · %1</source>
+        <translation>P(类别 1) · %1</translation>
+    </message>
+    <message>
+        <source>The fitted function · %1</source>
+        <translation>拟合出的函数 · %1</translation>
+    </message>
+</context>
+<context>
+    <name>GradientPlot</name>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>‖grad W‖ (log)</source>
+        <translation>‖grad W‖（对数）</translation>
+    </message>
+    <message>
+        <source>epoch 1</source>
+        <translation>第 1 轮</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>现在</translation>
+    </message>
+    <message>
+        <source>Gradients appear after the first backward pass.</source>
+        <translation>第一次反向传播之后才会出现梯度。</translation>
+    </message>
+</context>
 <context>
     <name>GradientView</name>
     <message>
@@ -35,7 +82,7 @@
         <translation>✗ 不一致</translation>
     </message>
     <message>
-        <source>.grad holds the sum of every step's gradient since the last zero_grad, not this step's gradient</source>
+        <source>.grad holds the sum of every step&apos;s gradient since the last zero_grad, not this step&apos;s gradient</source>
         <translation>.grad 保存的是自上次 zero_grad 以来每一步梯度之和，而不是这一步的梯度</translation>
     </message>
 </context>
@@ -46,7 +93,7 @@
         <translation>nn.Linear(…, units)：1 到 %1 个神经元</translation>
     </message>
     <message>
-        <source>the nn module after this layer's nn.Linear</source>
+        <source>the nn module after this layer&apos;s nn.Linear</source>
         <translation>这一层 nn.Linear 之后的激活函数模块</translation>
     </message>
     <message>
@@ -56,6 +103,29 @@
     <message>
         <source>Hidden layer %1</source>
         <translation>隐藏层 %1</translation>
+    </message>
+</context>
+<context>
+    <name>LossPlot</name>
+    <message>
+        <source>epoch</source>
+        <translation>轮 (epoch)</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>test</source>
+        <translation>测试</translation>
+    </message>
+    <message>
+        <source>Loss · %1</source>
+        <translation>损失 · %1</translation>
     </message>
 </context>
 <context>
@@ -73,7 +143,7 @@
         <translation>模型结构</translation>
     </message>
     <message>
-        <source>The model's layers in the architecture view</source>
+        <source>The model&apos;s layers in the architecture view</source>
         <translation>在模型结构视图里查看模型的各层</translation>
     </message>
     <message>
@@ -114,6 +184,37 @@
     <message>
         <source>Hidden layers: units, activation</source>
         <translation>隐藏层：神经元数、激活函数</translation>
+    </message>
+</context>
+<context>
+    <name>NetworkView</name>
+    <message>
+        <source>Every neuron over the input plane, and the weights</source>
+        <translation>每个神经元在输入平面上的输出，以及权重</translation>
+    </message>
+    <message>
+        <source>in</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>out</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>input feature %1, over the plane</source>
+        <translation>输入特征 %1，在整个平面上</translation>
+    </message>
+    <message>
+        <source>the output: the network&apos;s answer over the plane</source>
+        <translation>输出：网络在整个平面上的回答</translation>
+    </message>
+    <message>
+        <source>output %1 (class %1): the network&apos;s answer over the plane</source>
+        <translation>输出 %1（类别 %1）：网络在整个平面上的回答</translation>
+    </message>
+    <message>
+        <source>layer %1, neuron %2: %3 of its weighted sum, over the plane (orange negative, blue positive)</source>
+        <translation>第 %1 层，第 %2 个神经元：它的加权和经过 %3 后在整个平面上的值（橙色为负，蓝色为正）</translation>
     </message>
 </context>
 <context>
@@ -191,7 +292,7 @@
     </message>
     <message>
         <source>Dropout</source>
-        <translation>Dropout 概率</translation>
+        <translation>丢弃率 (dropout)</translation>
     </message>
     <message>
         <source>Batch size</source>
@@ -234,8 +335,8 @@
         <translation>载入 x, y…</translation>
     </message>
     <message>
-        <source>a two-column CSV, or a .pt with {'x': x, 'y': y}</source>
-        <translation>两列的 CSV，或保存了 {'x': x, 'y': y} 的 .pt 文件</translation>
+        <source>a two-column CSV, or a .pt with {&apos;x&apos;: x, &apos;y&apos;: y}</source>
+        <translation>两列的 CSV，或保存了 {&apos;x&apos;: x, &apos;y&apos;: y} 的 .pt 文件</translation>
     </message>
     <message>
         <source>Normalise x</source>
@@ -254,7 +355,7 @@
         <translation>SGD 的动量（0：普通梯度下降）</translation>
     </message>
     <message>
-        <source>the optimizer's weight decay</source>
+        <source>the optimizer&apos;s weight decay</source>
         <translation>优化器的权重衰减 (weight decay)</translation>
     </message>
     <message>
@@ -423,7 +524,7 @@
         <translation>最小二乘</translation>
     </message>
     <message>
-        <source>What the tutorial's loop prints every 100 epochs</source>
+        <source>What the tutorial&apos;s loop prints every 100 epochs</source>
         <translation>教程里的循环每 100 轮打印的内容</translation>
     </message>
     <message>
@@ -552,7 +653,7 @@
         <translation>任务</translation>
     </message>
     <message>
-        <source>The tutorial's linear regression (w, b), or a task for a network you shape</source>
+        <source>The tutorial&apos;s linear regression (w, b), or a task for a network you shape</source>
         <translation>教程里的线性回归（w, b），或者用你自己搭的网络来完成的任务</translation>
     </message>
     <message>
@@ -641,7 +742,7 @@
     <message>
         <source>manual: with torch.no_grad(): w -= lr * w.grad, then w.grad.zero_()
 optim.SGD / optim.Adam: optimizer.zero_grad(), loss.backward(), optimizer.step()</source>
-        <translation>手动：with torch.no_grad(): w -= lr * w.grad，然后 w.grad.zero_()
+        <translation>手动：`with torch.no_grad(): w -= lr * w.grad`，然后 w.grad.zero_()
 optim.SGD / optim.Adam：optimizer.zero_grad()、loss.backward()、optimizer.step()</translation>
     </message>
     <message>
@@ -689,8 +790,8 @@ optim.SGD / optim.Adam：optimizer.zero_grad()、loss.backward()、optimizer.ste
         <translation>载入 x, y…</translation>
     </message>
     <message>
-        <source>a two-column CSV, or a .pt with {'x': x, 'y': y}</source>
-        <translation>两列的 CSV，或保存了 {'x': x, 'y': y} 的 .pt 文件</translation>
+        <source>a two-column CSV, or a .pt with {&apos;x&apos;: x, &apos;y&apos;: y}</source>
+        <translation>两列的 CSV，或保存了 {&apos;x&apos;: x, &apos;y&apos;: y} 的 .pt 文件</translation>
     </message>
     <message>
         <source>Generated</source>
@@ -705,7 +806,7 @@ optim.SGD / optim.Adam：optimizer.zero_grad()、loss.backward()、optimizer.ste
         <translation>忘记 zero_grad</translation>
     </message>
     <message>
-        <source>skip w.grad.zero_(): .grad adds up every step's gradient, so updates keep the momentum of all past steps and the loss swings instead of settling</source>
+        <source>skip w.grad.zero_(): .grad adds up every step&apos;s gradient, so updates keep the momentum of all past steps and the loss swings instead of settling</source>
         <translation>跳过 w.grad.zero_()：.grad 会把每一步的梯度累加起来（梯度累积），于是更新带着以往所有步的“动量”，损失来回摆动而不收敛</translation>
     </message>
     <message>
@@ -775,6 +876,61 @@ y = 2.5·x + 1.8 + 噪声·randn(n, 1)</translation>
     </message>
 </context>
 <context>
+    <name>TrainingPlots</name>
+    <message>
+        <source>epoch</source>
+        <translation>轮 (epoch)</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Loss over (w, b) with the path · ★ least squares</source>
+        <translation>(w, b) 上的损失与参数走过的路径 · ★ 最小二乘</translation>
+    </message>
+    <message>
+        <source>Loss per epoch (MSE)</source>
+        <translation>每轮的损失 (MSE)</translation>
+    </message>
+    <message>
+        <source>EMA (α = %1)</source>
+        <translation>指数移动平均 (EMA, α = %1)</translation>
+    </message>
+    <message>
+        <source>true</source>
+        <translation>真实值</translation>
+    </message>
+    <message>
+        <source>%1 of %2 points</source>
+        <translation>显示 %2 个点中的 %1 个</translation>
+    </message>
+    <message>
+        <source>Data and the fitted line</source>
+        <translation>数据和拟合直线</translation>
+    </message>
+    <message>
+        <source>Data · %1</source>
+        <translation>数据 · %1</translation>
+    </message>
+    <message>
+        <source>w and b over time</source>
+        <translation>w 和 b 随时间的变化</translation>
+    </message>
+    <message>
+        <source>lstsq</source>
+        <translation>最小二乘</translation>
+    </message>
+    <message>
+        <source>%1 over time · %2</source>
+        <translation>%1 随时间的变化 · %2</translation>
+    </message>
+</context>
+<context>
     <name>TrainingWorker</name>
     <message>
         <source>phases, slowly</source>
@@ -828,7 +984,7 @@ y = 2.5·x + 1.8 + 噪声·randn(n, 1)</translation>
         <translation>计算图</translation>
     </message>
     <message>
-        <source>Open the autograd graph of the current model's loss in the Autograd graph area</source>
+        <source>Open the autograd graph of the current model&apos;s loss in the Autograd graph area</source>
         <translation>在“计算图”区域打开当前模型损失的计算图</translation>
     </message>
     <message>

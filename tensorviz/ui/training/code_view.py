@@ -14,13 +14,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorviz.ui.training.appearance_following import FollowsAppearance
 from tensorviz.ui.training.step_view import mono_font
 from tensorviz.ui.widgets.retranslating import Retranslating
 
 
 def _code_box() -> QPlainTextEdit:
-    """Read-only code in the fixed-width font (its view sets it again when the zoom changes)."""
+    """Read-only code in the fixed-width font (its size follows the zoom)."""
     box = QPlainTextEdit()
     box.setReadOnly(True)
     box.setFont(mono_font())
@@ -28,7 +27,7 @@ def _code_box() -> QPlainTextEdit:
     return box
 
 
-class ScriptView(Retranslating, FollowsAppearance, QWidget):
+class ScriptView(Retranslating, QWidget):
     """The run as a script that plain `python` runs to the same result."""
 
     copy_requested = Signal()
@@ -65,9 +64,6 @@ class ScriptView(Retranslating, FollowsAppearance, QWidget):
         if not self._script and self._problem:
             self.show_script(self._script, self._problem)
 
-    def restyle(self) -> None:
-        self.text.setFont(mono_font())  # the font follows the zoom
-
     def show_script(self, script: str, problem: str) -> None:
         self._script, self._problem = script, problem
         self.text.setPlainText(script or "# " + self.tr("No script: %1").replace("%1", problem))
@@ -75,7 +71,7 @@ class ScriptView(Retranslating, FollowsAppearance, QWidget):
             button.setEnabled(bool(script))
 
 
-class ModelView(Retranslating, FollowsAppearance, QWidget):
+class ModelView(Retranslating, QWidget):
     """repr(model), and one click to the model's autograd graph (or its architecture)."""
 
     graph_requested = Signal()
@@ -112,9 +108,6 @@ class ModelView(Retranslating, FollowsAppearance, QWidget):
         self.architecture_button.setToolTip(self.tr("The model's layers in the architecture view"))
         if self._model is not None:
             self.show_model(*self._model)
-
-    def restyle(self) -> None:
-        self.text.setFont(mono_font())  # the font follows the zoom
 
     def show_model(self, text: str, parameters: int) -> None:
         self._model = (text, parameters)

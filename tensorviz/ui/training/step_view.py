@@ -8,7 +8,6 @@ from __future__ import annotations
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QSize, Qt
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import (
-    QApplication,
     QFrame,
     QGridLayout,
     QLabel,
@@ -57,11 +56,11 @@ def _inner_style(role: str, bold: bool = False) -> str:
 
 
 def mono_font() -> QFont:
-    """The system's fixed-width font at the size of the app's font (which follows the zoom)."""
-    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-    size = QApplication.font().pointSizeF()
-    if size > 0:
-        font.setPointSizeF(size)
+    """The system's fixed-width family and nothing else: the size stays inherited from the
+    parent widget, so it follows the app's font and the zoom by itself."""
+    font = QFont()
+    font.setFamilies(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont).families())
+    font.setStyleHint(QFont.StyleHint.Monospace)
     return font
 
 
@@ -162,14 +161,11 @@ class PhaseView(Retranslating, FollowsAppearance, QWidget):
 
     def restyle(self) -> None:
         """Colours of the theme in force, sizes of the zoom in force."""
-        mono = mono_font()
         for phase in PHASES:
             self.frames[phase].setStyleSheet(_frame_style(phase == self.current))
             self.names[phase].setStyleSheet(_inner_style("text", bold=True))
             self.codes[phase].setStyleSheet(_inner_style("muted"))
             self.values[phase].setStyleSheet(_inner_style("ink"))
-            self.codes[phase].setFont(mono)
-            self.values[phase].setFont(mono)
         self._measure()
 
     def _measure(self) -> None:
@@ -277,8 +273,6 @@ class GradientView(Retranslating, FollowsAppearance, QFrame):
 
     def restyle(self) -> None:
         """Heights of the zoom in force, the verdict's colours of the theme in force."""
-        for cell in self.cells.values():
-            cell.setFont(mono_font())
         self.hand.setFixedHeight(2 * self.hand.fontMetrics().lineSpacing() + 4)
         self.verdict.setFixedHeight(3 * self.verdict.fontMetrics().lineSpacing() + 4)
         self.show_record(self.record)
@@ -376,8 +370,6 @@ class ResultsView(Retranslating, FollowsAppearance, QFrame):
         self._measure()
 
     def _measure(self) -> None:
-        for label in (*self.cells.values(), self.tutorial):
-            label.setFont(mono_font())
         self.loss.setFixedHeight(2 * self.loss.fontMetrics().lineSpacing() + 4)
 
     def _show_texts(self) -> None:
