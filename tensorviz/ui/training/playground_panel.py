@@ -28,6 +28,7 @@ from tensorviz.core.training.playground_report import (
 from tensorviz.core.training.playground_trainer import NetworkRecord, network_phase_codes
 from tensorviz.core.training.remedies import apply_remedy
 from tensorviz.core.training.script_export import script_file_name
+from tensorviz.ui.training.appearance_following import FollowsAppearance
 from tensorviz.ui.training.code_view import ModelView, ScriptView
 from tensorviz.ui.training.network_frames import PictureFrame
 from tensorviz.ui.training.network_view import NetworkView
@@ -60,7 +61,7 @@ GRAPH_BUTTON = (
 RESET_TIP = QT_TRANSLATE_NOOP("TransportBar", "Start again from the seeded initial weights (R)")
 
 
-class PlaygroundPanel(RunPanel):
+class PlaygroundPanel(FollowsAppearance, RunPanel):
     # The loss of the current model as fresh tensors (name → tensor: parameters, x, y, output,
     # loss) and the loss's nn class name, for the Autograd graph area.
     network_graph_built = Signal(dict, str)
@@ -69,6 +70,7 @@ class PlaygroundPanel(RunPanel):
     architecture_requested = Signal(object, object)
     frame_drawn = Signal(int)  # the epoch of the pictures just drawn
     _pictures_handled = Signal()
+    _pictures_requested = Signal()  # the theme changed: paint the network and boundary again
 
     def __init__(
         self,
@@ -121,6 +123,7 @@ class PlaygroundPanel(RunPanel):
         worker.snapshot_ready.connect(self.picture_worker.make)
         self.picture_worker.pictures_ready.connect(self._on_pictures_ready)
         self._pictures_handled.connect(worker.acknowledge_pictures)
+        self._pictures_requested.connect(worker.redraw_pictures)
         self._start_worker(worker)
 
     # --- the model and its graphs ----------------------------------------------------------------
@@ -223,6 +226,11 @@ class PlaygroundPanel(RunPanel):
         self._export_with_dialog(title, suggested, file_filter, write)
 
     # --- worker results --------------------------------------------------------------------------
+
+    def restyle(self) -> None:
+        """The pictures' colours pass through the theme's background: have them made again."""
+        if self.info is not None and hasattr(self, "worker"):
+            self._pictures_requested.emit()
 
     def _on_pictures_ready(self, generation: int, frame: PictureFrame) -> None:
         if generation == self.generation:

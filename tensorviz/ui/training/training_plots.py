@@ -11,14 +11,14 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QGridLayout, QWidget
 
 from tensorviz.core.training.report import ExperimentInfo, extend_ema
 from tensorviz.core.training.trainer import StepRecord
 from tensorviz.ui.training.appearance_following import FollowsAppearance
 from tensorviz.ui.widgets.retranslating import Retranslating
-from tensorviz.ui.widgets.theme import colour, current_theme
+from tensorviz.ui.widgets.theme import colour, current_theme, current_zoom
 
 PATH_POINTS = 4000  # the (w, b) path is drawn with at most this many points
 SCATTER_POINTS = 5000  # the data plot shows an even sample of at most this many points
@@ -92,18 +92,24 @@ def _key(colour: str, mark: str, name: str) -> str:
 
 
 def _set_title(plot: pg.PlotWidget, title: str) -> None:
-    plot.getPlotItem().setTitle(f"<span style='color:{ink()}; font-size:10pt'>{title}</span>")
+    size = f"{10 * current_zoom():g}pt"  # the titles follow the zoom
+    plot.getPlotItem().setTitle(f"<span style='color:{ink()}; font-size:{size}'>{title}</span>")
 
 
 def style_plot(plot: pg.PlotWidget, x_label: str, y_label: str) -> None:
     """Background, axes and axis labels in the theme in force (again on a theme change)."""
     plot.setBackground(colour("plot_background"))
     item = plot.getPlotItem()
-    item.setLabel("bottom", x_label, color=ink())
-    item.setLabel("left", y_label, color=ink())
+    size = {"font-size": f"{9 * current_zoom():g}pt"}  # labels and ticks follow the zoom
+    item.setLabel("bottom", x_label, color=ink(), **size)
+    item.setLabel("left", y_label, color=ink(), **size)
+    ticks = QFont()
+    ticks.setPointSizeF(8 * current_zoom())
     for side in ("left", "bottom"):
-        plot.getAxis(side).setPen(ink())
-        plot.getAxis(side).setTextPen(ink())
+        axis = plot.getAxis(side)
+        axis.setPen(ink())
+        axis.setTextPen(ink())
+        axis.setStyle(tickFont=ticks)
 
 
 def _plot(x_label: str = "", y_label: str = "", axis=None) -> pg.PlotWidget:

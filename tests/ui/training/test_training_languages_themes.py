@@ -108,13 +108,13 @@ def test_the_dark_theme_reaches_plots_phases_and_network_pictures(window, area, 
         playground.boundary.plot,
         playground.network_view.plot,
     ):
-        assert plot.backgroundBrush().color().name() == background
+        qtbot.waitUntil(lambda p=plot: p.backgroundBrush().color().name() == background)
     idle = regression.phase_view.frames["forward"].styleSheet()
     assert DARK.colours["surface"] in idle and LIGHT.colours["surface"] not in idle
     tiles, _boundary = theme_colour_tables()  # value 0 is drawn in the plots' background
     neutral = tiles[128:129].view(np.uint8)[:3]
     assert abs(neutral.astype(int) - [0x18, 0x1C, 0x24]).max() <= 3
-    playground.step_epoch()  # the next frame is painted in the dark theme
+    # The pictures are painted again in the dark theme at once, though nothing is training.
     qtbot.waitUntil(lambda: playground.frame.network is not light_frame, timeout=TIMEOUT)
     corner = playground.frame.network[playground.frame.network.shape[0] // 2, 0]
     assert corner[3] == 0 or corner[:3].max() < 200  # no white box in a dark window
