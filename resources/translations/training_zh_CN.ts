@@ -190,7 +190,7 @@
     <name>NetworkView</name>
     <message>
         <source>Every neuron over the input plane, and the weights</source>
-        <translation>每个神经元在输入平面上的输出，以及权重</translation>
+        <translation>各神经元在输入平面上的输出与权重</translation>
     </message>
     <message>
         <source>in</source>
@@ -891,7 +891,7 @@ y = 2.5·x + 1.8 + 噪声·randn(n, 1)</translation>
     </message>
     <message>
         <source>Loss over (w, b) with the path · ★ least squares</source>
-        <translation>(w, b) 上的损失与参数走过的路径 · ★ 最小二乘</translation>
+        <translation>(w, b) 上的损失与路径 · ★ 最小二乘</translation>
     </message>
     <message>
         <source>Loss per epoch (MSE)</source>
@@ -927,7 +927,7 @@ y = 2.5·x + 1.8 + 噪声·randn(n, 1)</translation>
     </message>
     <message>
         <source>%1 over time · %2</source>
-        <translation>%1 随时间的变化 · %2</translation>
+        <translation>%1 的变化 · %2</translation>
     </message>
 </context>
 <context>

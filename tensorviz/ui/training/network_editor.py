@@ -194,7 +194,7 @@ class NetworkEditor(Retranslating, QGroupBox):
         row = LayerRow(len(self.rows) + 1, units, activation)
         row.units.valueChanged.connect(self._on_edited)
         row.activation.currentIndexChanged.connect(self._on_edited)
-        row.remove.clicked.connect(lambda _=False, r=row: self.remove_layer(r))
+        row.remove.clicked.connect(lambda _checked=False, r=row: self.remove_layer(r))
         self.rows.append(row)
         self._rows_box.addWidget(row)
 

@@ -153,8 +153,10 @@ class TransportBar(Retranslating, FollowsAppearance, QWidget):
         )
         layout = self.layout()
         self._arrange(compact=True, force=True)
+        layout.invalidate()  # the cached sizes are those of the old font and texts
         compact_width = layout.minimumSize().width()
         self._arrange(compact=False, force=True)
+        layout.invalidate()
         # Wide only where the progress keeps room for "epoch 500 / 500 · loss 1.2345 · … · paused".
         sample = self.tr("epoch %1 / %2").replace("%1", "500").replace("%2", "500")
         sample += " · loss 3.3816 · 0.26 s · " + QCoreApplication.translate("RunPanel", "finished")
