@@ -21,7 +21,7 @@ from tensorviz.ui.training.network_frames import PictureFrame
 from tensorviz.ui.training.playground_plots import elastic_title
 from tensorviz.ui.training.training_plots import ink
 from tensorviz.ui.widgets.retranslating import Retranslating
-from tensorviz.ui.widgets.theme import colour
+from tensorviz.ui.widgets.theme import colour, current_zoom
 
 SHORT_NAMES = {"relu": "ReLU", "tanh": "tanh", "sigmoid": "sigm", "gelu": "GELU", "none": "lin"}
 
@@ -63,16 +63,8 @@ class NetworkView(Retranslating, FollowsAppearance, QWidget):
     def set_experiment(self, info: PlaygroundInfo) -> None:
         """Labels and the view's range for this network's shape (once per experiment)."""
         self.info = info
-        layout = info.layout
-        t = layout.tile
         self._place_labels()
         self._placed = False  # setRect needs the image: placed with the first frame
-        margin = t * 0.9
-        self.plot.setRange(
-            xRange=(-margin, layout.width + margin / 3),
-            yRange=(-t * 0.2, layout.height + t * 1.5),
-            padding=0,
-        )
 
     def _place_labels(self) -> None:
         """The layer headings and the feature names, made once per experiment (and again in
@@ -90,6 +82,14 @@ class NetworkView(Retranslating, FollowsAppearance, QWidget):
             self._label(heading, origins[0, 0] + t / 2, layout.height + t * 0.25, (0.5, 1.0))
         for (x, y), name in zip(layout.origins[0], config.features, strict=True):
             self._label(FEATURES[name].label, x - t * 0.12, y + t / 2, (1.0, 0.5))
+        # Room for the two-line headings and the feature names, which grow with the zoom.
+        zoom = current_zoom()
+        margin = t * 0.9 * zoom
+        self.plot.setRange(
+            xRange=(-margin, layout.width + margin / 3),
+            yRange=(-t * 0.2, layout.height + t * 1.5 * zoom),
+            padding=0,
+        )
 
     def _label(self, text: str, x: float, y: float, anchor) -> None:
         label = pg.TextItem(text, color=ink(), anchor=anchor)
