@@ -44,7 +44,8 @@ def run_and_report(
 def report_stop(trainer) -> int:
     """1 (with one line on stderr) if training diverged or torch refused a step, else 0."""
     if trainer.divergence is not None:
-        remedies = "; ".join(r.label for r in trainer.divergence.remedies)
+        separator = _("; ")  # a list's separator: Chinese uses its own semicolon
+        remedies = separator.join(r.label for r in trainer.divergence.remedies)
         message = _("{problem} — try: {remedies}").format(
             problem=trainer.divergence.message(), remedies=remedies
         )
