@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import unicodedata
 
 from tensorviz.cli.arguments import CliInputError, Subcommand
 from tensorviz.cli.train_playground import (
@@ -19,34 +20,37 @@ from tensorviz.cli.train_playground import (
     run_network,
 )
 from tensorviz.cli.training_output import report_stop, run_and_report
+from tensorviz.core.translation import _
 
 HISTORY_FIELDS = ("epoch", "loss", "w", "b", "grad_w", "grad_b")
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     # Defaults are the linear regression's; a playground --task has its own (None: not given).
-    parser.add_argument("--epochs", type=int, help="epochs (default 500; a network: 300)")
-    parser.add_argument("--lr", type=float, help="learning rate (default 0.01; a network: 0.03)")
+    parser.add_argument("--epochs", type=int, help=_("epochs (default 500; a network: 300)"))
+    parser.add_argument("--lr", type=float, help=_("learning rate (default 0.01; a network: 0.03)"))
     parser.add_argument(
         "--optimizer",
         choices=("manual", "sgd", "adam"),
-        help="update style (default manual; a network: adam)",
+        help=_("update style (default manual; a network: adam)"),
     )
-    parser.add_argument("--momentum", type=float, default=0.0, help="SGD momentum (default 0)")
-    parser.add_argument("--weight-decay", type=float, default=0.0, help="sgd/adam weight decay")
+    parser.add_argument("--momentum", type=float, default=0.0, help=_("SGD momentum (default 0)"))
+    parser.add_argument("--weight-decay", type=float, default=0.0, help=_("sgd/adam weight decay"))
     parser.add_argument(
-        "--batch-size", type=int, help="mini-batch size (default full; a network: 32, 0 = full)"
+        "--batch-size", type=int, help=_("mini-batch size (default full; a network: 32, 0 = full)")
     )
-    parser.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or mps (default cpu)")
-    parser.add_argument("--seed", type=int, default=42, help="numpy and torch seed (default 42)")
-    parser.add_argument("--n", type=int, help="number of samples (default 100; a network: 500)")
-    parser.add_argument("--noise", type=float, help="noise std (default 2; a network: its task's)")
-    parser.add_argument("--data", metavar="FILE", help="your own x, y from a .csv or .pt file")
-    parser.add_argument("--csv", metavar="FILE", help="write the loss history as CSV to FILE")
+    parser.add_argument("--device", default="cpu", help=_("cpu, cuda, cuda:N or mps (default cpu)"))
+    parser.add_argument("--seed", type=int, default=42, help=_("numpy and torch seed (default 42)"))
+    parser.add_argument("--n", type=int, help=_("number of samples (default 100; a network: 500)"))
+    parser.add_argument(
+        "--noise", type=float, help=_("noise std (default 2; a network: its task's)")
+    )
+    parser.add_argument("--data", metavar="FILE", help=_("your own x, y from a .csv or .pt file"))
+    parser.add_argument("--csv", metavar="FILE", help=_("write the loss history as CSV to FILE"))
     parser.add_argument(
         "--tutorial",
         action="store_true",
-        help="print the tutorial's table: Epoch [100/500], Loss: … every 100 epochs",
+        help=_("print the tutorial's table: Epoch [100/500], Loss: … every 100 epochs"),
     )
     add_network_arguments(parser)
 
@@ -94,22 +98,28 @@ def _check_device(device: str) -> None:
 
     kind = torch.device(device).type
     if kind == "cuda" and not torch.cuda.is_available():
-        raise CliInputError(f"device {device!r} asked for, but torch sees no CUDA device")
+        raise CliInputError(
+            _("device {device!r} asked for, but torch sees no CUDA device").format(device=device)
+        )
     if kind == "cuda" and torch.device(device).index is not None:
         if torch.device(device).index >= torch.cuda.device_count():
-            raise CliInputError(f"no device {device!r}: torch sees {torch.cuda.device_count()}")
+            raise CliInputError(
+                _("no device {device!r}: torch sees {count}").format(
+                    device=device, count=torch.cuda.device_count()
+                )
+            )
     if kind == "mps" and not torch.backends.mps.is_available():
-        raise CliInputError("device 'mps' asked for, but torch reports MPS unavailable")
+        raise CliInputError(_("device 'mps' asked for, but torch reports MPS unavailable"))
 
 
 def _run_train(args: argparse.Namespace) -> int:
     if sum(map(bool, (args.json, args.csv, args.tutorial))) > 1:
-        raise CliInputError("choose one of --json, --csv and --tutorial")
+        raise CliInputError(_("choose one of --json, --csv and --tutorial"))
     config = _config(args)
     _check_device(config.device)
     if config.task != "linear":
         if args.tutorial:
-            raise CliInputError("--tutorial prints the linear regression's table; drop --task")
+            raise CliInputError(_("--tutorial prints the linear regression's table; drop --task"))
         return run_network(args, config)
     from tensorviz.core.training.data import TrainingConfigError
     from tensorviz.core.training.report import write_history_csv
@@ -151,22 +161,44 @@ def _json_report(trainer) -> dict:
 def _print_text(trainer) -> None:
     c = trainer.config
     every = max(1, c.epochs // 5)
-    print(f"data: {trainer.data.source}, n={trainer.data.n}; {c.update_style}, lr={c.lr:g}")
+    print(
+        _("data: {source}, n={n}; {style}, lr={lr:g}").format(
+            source=trainer.data.source, n=trainer.data.n, style=c.update_style, lr=c.lr
+        )
+    )
     for record in trainer.history:
         if record.epoch % every == 0 or record is trainer.history[-1]:
+            epoch = f"Epoch {record.epoch:>{len(str(c.epochs))}}/{c.epochs}"
             print(
-                f"Epoch {record.epoch:>{len(str(c.epochs))}}/{c.epochs}  loss {record.loss:.4f}  "
-                f"w {record.w:.4f}  b {record.b:.4f}  "
-                f"dL/dw {record.grad_w:+.4g} (by hand {record.hand_grad_w:+.4g})"
+                _(
+                    "{epoch}  loss {loss:.4f}  w {w:.4f}  b {b:.4f}  "
+                    "dL/dw {grad:+.4g} (by hand {hand:+.4g})"
+                ).format(
+                    epoch=epoch,
+                    loss=record.loss,
+                    w=record.w,
+                    b=record.b,
+                    grad=record.grad_w,
+                    hand=record.hand_grad_w,
+                )
             )
     if trainer.history:
         last = trainer.history[-1]
         ls_w, ls_b = trainer.least_squares
         true = trainer.data
-        print(f"learned        w = {last.w:.4f}  b = {last.b:.4f}")
+        rows = [(_("learned"), last.w, last.b)]
         if true.true_w is not None:
-            print(f"true           w = {true.true_w:.4f}  b = {true.true_b:.4f}")
-        print(f"least squares  w = {ls_w:.4f}  b = {ls_b:.4f}")
+            rows.append((_("true"), true.true_w, true.true_b))
+        rows.append((_("least squares"), ls_w, ls_b))
+        width = max(_display_width(name) for name, *_unused in rows) + 2
+        for name, w, b in rows:
+            padding = " " * (width - _display_width(name))
+            print(f"{name}{padding}w = {w:.4f}  b = {b:.4f}")
+
+
+def _display_width(text: str) -> int:
+    """Columns a terminal gives text: a CJK character takes two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def _print_tutorial(trainer) -> None:

@@ -8,6 +8,7 @@ import math
 
 from tensorviz.cli.arguments import CliInputError
 from tensorviz.cli.training_output import run_and_report
+from tensorviz.core.translation import _
 
 NETWORK_FLAGS = ("layers", "activation", "features", "loss", "dropout", "l2", "test_fraction")
 
@@ -19,20 +20,25 @@ def add_network_arguments(parser: argparse.ArgumentParser) -> None:
         "--task",
         choices=tuple(TASKS),
         default="linear",
-        help="linear: the tutorial's regression (default); any other trains a network",
+        help=_("linear: the tutorial's regression (default); any other trains a network"),
     )
-    parser.add_argument("--layers", help="hidden layer widths, e.g. 8,8 (default 8,8)")
+    parser.add_argument("--layers", help=_("hidden layer widths, e.g. 8,8 (default 8,8)"))
     parser.add_argument(
         "--activation",
-        help=f"one for every layer or one per layer, e.g. relu,tanh ({', '.join(ACTIVATIONS)})",
+        help=_("one for every layer or one per layer, e.g. relu,tanh ({names})").format(
+            names=", ".join(ACTIVATIONS)
+        ),
     )
-    parser.add_argument("--features", help=f"input features, e.g. x,y,xy ({', '.join(FEATURES)})")
-    parser.add_argument("--loss", choices=tuple(LOSSES), help="default: bce (classes) or mse")
-    parser.add_argument("--dropout", type=float, help="nn.Dropout(p) after each layer (0)")
-    parser.add_argument("--l2", type=float, help="l2 · Σ ‖W‖² added to the loss (0)")
-    parser.add_argument("--test-fraction", type=float, help="share held out for testing (0.3)")
     parser.add_argument(
-        "--export-script", metavar="FILE", help="write the run as a standalone PyTorch script"
+        "--features",
+        help=_("input features, e.g. x,y,xy ({names})").format(names=", ".join(FEATURES)),
+    )
+    parser.add_argument("--loss", choices=tuple(LOSSES), help=_("default: bce (classes) or mse"))
+    parser.add_argument("--dropout", type=float, help=_("nn.Dropout(p) after each layer (0)"))
+    parser.add_argument("--l2", type=float, help=_("l2 · Σ ‖W‖² added to the loss (0)"))
+    parser.add_argument("--test-fraction", type=float, help=_("share held out for testing (0.3)"))
+    parser.add_argument(
+        "--export-script", metavar="FILE", help=_("write the run as a standalone PyTorch script")
     )
 
 
@@ -41,7 +47,9 @@ def _numbers(text: str, flag: str) -> tuple[int, ...]:
         return tuple(int(part) for part in text.split(","))
     except ValueError:
         raise CliInputError(
-            f"{flag} takes whole numbers separated by commas, not {text!r}"
+            _("{flag} takes whole numbers separated by commas, not {text!r}").format(
+                flag=flag, text=text
+            )
         ) from None
 
 
@@ -82,7 +90,9 @@ def refuse_network_flags(args: argparse.Namespace) -> None:
     for flag in (*NETWORK_FLAGS, "export_script"):
         if getattr(args, flag) is not None:
             name = "--" + flag.replace("_", "-")
-            raise CliInputError(f"{name} shapes a playground network; choose one with --task")
+            raise CliInputError(
+                _("{flag} shapes a playground network; choose one with --task").format(flag=name)
+            )
 
 
 def run_network(args: argparse.Namespace, config) -> int:
@@ -92,18 +102,24 @@ def run_network(args: argparse.Namespace, config) -> int:
     from tensorviz.core.training.script_export import write_playground_script
 
     if args.export_script and (args.json or args.csv):
-        raise CliInputError("--export-script writes the script only; drop --json and --csv")
+        raise CliInputError(_("--export-script writes the script only; drop --json and --csv"))
     try:
         if args.export_script:
             write_playground_script(args.export_script, config)
-            print(f"wrote {args.export_script}: python {args.export_script} trains this very run")
+            print(
+                _("wrote {file}: python {file} trains this very run").format(
+                    file=args.export_script
+                )
+            )
             return 0
         trainer = PlaygroundTrainer(config)
     except TrainingConfigError as error:
         raise CliInputError(str(error)) from None
     except OSError as error:
         raise CliInputError(
-            f"cannot write {args.export_script}: {error.strerror or error}"
+            _("cannot write {file}: {reason}").format(
+                file=args.export_script, reason=error.strerror or error
+            )
         ) from None
     return run_and_report(args, trainer, _json_report, write_network_history_csv, _print_text)
 
@@ -144,8 +160,12 @@ def _print_text(trainer) -> None:
 
     c = trainer.config
     shape = "-".join(str(u) for u in trainer.layout.columns)
-    print(f"data: {trainer.data.source}")
-    print(f"model: {shape} network ({', '.join(c.activations)}), {c.update_style}, lr={c.lr:g}")
+    print(_("data: {source}").format(source=trainer.data.source))
+    print(
+        _("model: {shape} network ({activations}), {style}, lr={lr:g}").format(
+            shape=shape, activations=", ".join(c.activations), style=c.update_style, lr=c.lr
+        )
+    )
     every = max(1, c.epochs // 10)
     width = len(str(c.epochs))
     for r in trainer.history:
@@ -158,7 +178,9 @@ def _print_text(trainer) -> None:
             print(line)
     if trainer.history:
         norms = trainer.history[-1].grad_norms
-        _, headline, _ = gradient_verdict(norms)
-        print("gradient norm per layer: " + "  ".join(f"{n:.2e}" for n in norms))
+        headline = gradient_verdict(norms)[1]
+        print(
+            _("gradient norm per layer: {norms}").format(norms="  ".join(f"{n:.2e}" for n in norms))
+        )
         if headline:
             print(headline)

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 
 from tensorviz.cli.arguments import CliInputError, print_json
+from tensorviz.core.translation import _, ngettext
 
 
 def run_and_report(
@@ -25,8 +26,16 @@ def run_and_report(
         try:
             write_csv(args.csv, history)
         except OSError as error:
-            raise CliInputError(f"cannot write {args.csv}: {error.strerror or error}") from None
-        print(f"wrote {len(history)} epochs to {args.csv}")
+            raise CliInputError(
+                _("cannot write {file}: {reason}").format(
+                    file=args.csv, reason=error.strerror or error
+                )
+            ) from None
+        print(
+            ngettext(
+                "wrote {count} epoch to {file}", "wrote {count} epochs to {file}", len(history)
+            ).format(count=len(history), file=args.csv)
+        )
     else:
         print_text(trainer)
     return report_stop(trainer)
@@ -35,8 +44,12 @@ def run_and_report(
 def report_stop(trainer) -> int:
     """1 (with one line on stderr) if training diverged or torch refused a step, else 0."""
     if trainer.divergence is not None:
-        remedies = "; ".join(r.label for r in trainer.divergence.remedies)
-        print(f"tensorviz train: {trainer.divergence.message()} — try: {remedies}", file=sys.stderr)
+        separator = _("; ")  # a list's separator: Chinese uses its own semicolon
+        remedies = separator.join(r.label for r in trainer.divergence.remedies)
+        message = _("{problem} — try: {remedies}").format(
+            problem=trainer.divergence.message(), remedies=remedies
+        )
+        print(f"tensorviz train: {message}", file=sys.stderr)
         return 1
     if trainer.error is not None:
         print(f"tensorviz train: {trainer.error.torch_message}", file=sys.stderr)

@@ -24,6 +24,7 @@ import numpy as np
 import torch
 
 from tensorviz.core.training.network_choices import network_problems
+from tensorviz.core.translation import _
 
 UPDATE_STYLES = ("manual", "sgd", "adam")
 
@@ -65,34 +66,48 @@ class TrainingConfig:
     def validate(self) -> None:
         """Raise TrainingConfigError naming the first bad setting."""
         problems = [
-            (self.n < 2, "n must be at least 2"),
-            (self.epochs < 1, "epochs must be at least 1"),
-            (not self.lr > 0, "lr must be a positive number"),
-            (self.batch_size is not None and self.batch_size < 1, "batch size must be ≥ 1"),
-            (self.update_style not in UPDATE_STYLES, f"optimizer must be one of {UPDATE_STYLES}"),
-            (not 0 <= self.momentum < 1, "momentum must be in [0, 1)"),
-            (self.weight_decay < 0, "weight decay must be ≥ 0"),
-            (self.noise < 0, "noise must be ≥ 0"),
-            (self.clip_grad_norm is not None and not self.clip_grad_norm > 0, "clip must be > 0"),
+            (self.n < 2, lambda: _("n must be at least 2")),
+            (self.epochs < 1, lambda: _("epochs must be at least 1")),
+            (not self.lr > 0, lambda: _("lr must be a positive number")),
+            (
+                self.batch_size is not None and self.batch_size < 1,
+                lambda: _("batch size must be ≥ 1"),
+            ),
+            (
+                self.update_style not in UPDATE_STYLES,
+                lambda: _("optimizer must be one of {styles}").format(styles=UPDATE_STYLES),
+            ),
+            (not 0 <= self.momentum < 1, lambda: _("momentum must be in [0, 1)")),
+            (self.weight_decay < 0, lambda: _("weight decay must be ≥ 0")),
+            (self.noise < 0, lambda: _("noise must be ≥ 0")),
+            (
+                self.clip_grad_norm is not None and not self.clip_grad_norm > 0,
+                lambda: _("clip must be > 0"),
+            ),
             (
                 self.update_style == "manual" and (self.momentum or self.weight_decay),
-                "momentum and weight decay need the sgd optimizer (adam: weight decay)",
+                lambda: _("momentum and weight decay need the sgd optimizer (adam: weight decay)"),
             ),
-            (self.update_style == "adam" and self.momentum, "adam has no momentum setting"),
+            (
+                self.update_style == "adam" and self.momentum,
+                lambda: _("adam has no momentum setting"),
+            ),
             (
                 self.update_without_no_grad and self.update_style != "manual",
-                "'update without no_grad' is a pitfall of the manual update only",
+                lambda: _("'update without no_grad' is a pitfall of the manual update only"),
             ),
         ]
         for failed, message in problems:
             if failed:
-                raise TrainingConfigError(message)
+                raise TrainingConfigError(message())
         for message in network_problems(self):
             raise TrainingConfigError(message)
         try:
             torch.device(self.device)
         except RuntimeError as error:
-            raise TrainingConfigError(f"unknown device {self.device!r}") from error
+            raise TrainingConfigError(
+                _("unknown device {device!r}").format(device=self.device)
+            ) from error
 
     def with_changes(self, **changes) -> TrainingConfig:
         return replace(self, **changes)
@@ -110,10 +125,10 @@ class TrainingConfig:
         dictionaries still load). Raises TrainingConfigError naming a bad or unknown field; the
         values are not validated beyond their types (call validate())."""
         if not isinstance(data, dict):
-            raise TrainingConfigError("a training configuration is a dict of settings")
+            raise TrainingConfigError(_("a training configuration is a dict of settings"))
         unknown = sorted(set(data) - {f.name for f in fields(cls)})
         if unknown:
-            raise TrainingConfigError(f"unknown training setting {unknown[0]!r}")
+            raise TrainingConfigError(_("unknown training setting {key!r}").format(key=unknown[0]))
         return cls(**{key: _typed(key, value) for key, value in data.items()})
 
 
@@ -126,7 +141,7 @@ def _typed(key: str, value):
     number); TrainingConfigError if it is not one."""
     if key in _SEQUENCES:
         if not isinstance(value, list | tuple):
-            raise TrainingConfigError(f"training setting {key!r} must be a list")
+            raise TrainingConfigError(_("training setting {key!r} must be a list").format(key=key))
         return tuple(_typed_value(key, item, _SEQUENCES[key]) for item in value)
     if key in _OPTIONAL:
         return None if value is None else _typed_value(key, value, _OPTIONAL[key])
@@ -141,7 +156,11 @@ def _typed_value(key: str, value, kind: type):
         return int(value)
     if isinstance(value, kind) and (kind is not int or not isinstance(value, bool)):
         return value
-    raise TrainingConfigError(f"training setting {key!r} must be {kind.__name__}, not {value!r}")
+    raise TrainingConfigError(
+        _("training setting {key!r} must be {kind}, not {value!r}").format(
+            key=key, kind=kind.__name__, value=value
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -166,8 +185,10 @@ def make_data(config: TrainingConfig) -> TrainingData:
         x, y = torch.from_numpy(x_np).float(), torch.from_numpy(y_np).float()
         if not (torch.isfinite(x).all() and torch.isfinite(y).all()):  # finite in float64 only
             raise TrainingConfigError(
-                f"{Path(config.data_path).name}: values beyond ±3.4e38 overflow float32, "
-                "the dtype training uses; rescale x and y"
+                _(
+                    "{file}: values beyond ±3.4e38 overflow float32, the dtype training uses; "
+                    "rescale x and y"
+                ).format(file=Path(config.data_path).name)
             )
         true_w = true_b = None
         source = Path(config.data_path).name
@@ -177,13 +198,15 @@ def make_data(config: TrainingConfig) -> TrainingData:
         y_np = config.slope * x_np + config.intercept + np.random.randn(config.n, 1) * config.noise
         x, y = torch.from_numpy(x_np).float(), torch.from_numpy(y_np).float()
         true_w, true_b = config.slope, config.intercept
-        source = f"y = {config.slope:g}·x + {config.intercept:g} + noise·{config.noise:g}"
+        source = _("y = {slope:g}·x + {intercept:g} + noise·{noise:g}").format(
+            slope=config.slope, intercept=config.intercept, noise=config.noise
+        )
     if config.normalise_x:
         mean, std = x.mean(), x.std()
         x = (x - mean) / std
         if true_w is not None:  # the same line, written in the normalised coordinate
             true_w, true_b = true_w * float(std), true_b + true_w * float(mean)
-        source += " (x normalised)"
+        source += _(" (x normalised)")
     return TrainingData(x, y, true_w, true_b, source)
 
 
@@ -202,23 +225,35 @@ def load_xy(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]:
             raise
         raise TrainingConfigError(f"{path.name}: {error}") from None
     except OSError as error:
-        raise TrainingConfigError(f"cannot read {path.name}: {error.strerror or error}") from None
+        raise TrainingConfigError(
+            _("cannot read {file}: {reason}").format(file=path.name, reason=error.strerror or error)
+        ) from None
     except UnicodeDecodeError:
-        raise TrainingConfigError(f"{path.name} is not a text CSV of x, y numbers") from None
+        raise TrainingConfigError(
+            _("{file} is not a text CSV of x, y numbers").format(file=path.name)
+        ) from None
     except pickle.UnpicklingError:
         raise TrainingConfigError(
-            f"{path.name} is not a file torch.save wrote with plain tensors "
-            "(torch.load(weights_only=True) refused it)"
+            _(
+                "{file} is not a file torch.save wrote with plain tensors "
+                "(torch.load(weights_only=True) refused it)"
+            ).format(file=path.name)
         ) from None
     except Exception as error:  # noqa: BLE001 — unpickling runs arbitrary reducers; any can fail
         first = (str(error).strip().splitlines() or [type(error).__name__])[0]
         if len(first) > 160:
             first = first[:157] + "…"
-        raise TrainingConfigError(f"cannot read {path.name}: {first}") from None
+        raise TrainingConfigError(
+            _("cannot read {file}: {reason}").format(file=path.name, reason=first)
+        ) from None
     if x.shape != y.shape or x.shape[0] < 2:
-        raise TrainingConfigError(f"{path.name}: need x and y of equal length ≥ 2")
+        raise TrainingConfigError(
+            _("{file}: need x and y of equal length ≥ 2").format(file=path.name)
+        )
     if not (np.isfinite(x).all() and np.isfinite(y).all()):
-        raise TrainingConfigError(f"{path.name}: x and y must be finite numbers")
+        raise TrainingConfigError(
+            _("{file}: x and y must be finite numbers").format(file=path.name)
+        )
     return x, y
 
 
@@ -228,10 +263,10 @@ def _xy_from_object(obj) -> tuple:
     if isinstance(obj, list | tuple) and len(obj) == 2:
         return _column(obj[0], "x"), _column(obj[1], "y")
     if isinstance(obj, torch.Tensor) and obj.dim() == 2 and obj.shape[1] == 2:
-        values = _column(obj, "the (n, 2) tensor").reshape(-1, 2)
+        values = _column(obj, _("the (n, 2) tensor")).reshape(-1, 2)
         return values[:, 0], values[:, 1]
     raise TrainingConfigError(
-        "a .pt file must hold {'x': x, 'y': y}, a pair (x, y) or an (n, 2) tensor"
+        _("a .pt file must hold {{'x': x, 'y': y}}, a pair (x, y) or an (n, 2) tensor").format()
     )
 
 
@@ -240,9 +275,13 @@ def _column(value, name: str) -> np.ndarray:
     try:
         tensor = torch.as_tensor(value).detach().cpu()
     except (TypeError, ValueError, RuntimeError):
-        raise TrainingConfigError(f"{name} must be numbers, not {type(value).__name__}") from None
+        raise TrainingConfigError(
+            _("{name} must be numbers, not {kind}").format(name=name, kind=type(value).__name__)
+        ) from None
     if tensor.is_complex() or tensor.dtype == torch.bool or tensor.is_sparse:
-        raise TrainingConfigError(f"{name} must be real numbers, not {tensor.dtype}")
+        raise TrainingConfigError(
+            _("{name} must be real numbers, not {dtype}").format(name=name, dtype=tensor.dtype)
+        )
     return tensor.double().numpy()
 
 
@@ -258,10 +297,12 @@ def _xy_from_csv(path: Path) -> tuple:
                 if number == 0 and not rows:
                     continue  # a header line
                 raise TrainingConfigError(
-                    f"{path.name} line {number + 1}: expected two numbers x, y"
+                    _("{file} line {line}: expected two numbers x, y").format(
+                        file=path.name, line=number + 1
+                    )
                 ) from None
     if not rows:
-        raise TrainingConfigError(f"{path.name}: no x, y rows found")
+        raise TrainingConfigError(_("{file}: no x, y rows found").format(file=path.name))
     values = np.array(rows)
     return values[:, 0], values[:, 1]
 
@@ -281,7 +322,7 @@ def least_squares_note(x: torch.Tensor) -> str:
     """One sentence when least squares has no unique answer on x, else ''."""
     xs = x.double().flatten()
     if float(xs.max() - xs.min()) <= 1e-12 * max(1.0, float(xs.abs().max())):
-        return (
+        return _(
             "x is constant: w is not identifiable, every w, b with w·x + b = mean(y) fits "
             "equally well; the least-squares values shown are the ones of least norm"
         )

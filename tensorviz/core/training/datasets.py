@@ -23,6 +23,7 @@ import torch
 
 from tensorviz.core.training.data import TrainingConfig, TrainingConfigError, load_xy
 from tensorviz.core.training.network_choices import LINE, PLANE, TASKS
+from tensorviz.core.translation import _
 
 
 def make_blobs(n, noise, rng):
@@ -146,17 +147,24 @@ def make_task_data(config: TrainingConfig) -> TaskData:
         points, targets = loaded = load_xy(config.data_path)
         if config.normalise_x:
             points = (points - points.mean()) / points.std()
-        source = Path(config.data_path).name + (" (x normalised)" if config.normalise_x else "")
+        source = Path(config.data_path).name + (_(" (x normalised)") if config.normalise_x else "")
     else:
         points, targets = GENERATORS[config.task](config.n, config.noise, rng)
-        source = f"{task.label}: {task.description}, n={config.n}, noise={config.noise:g}"
+        source = _("{task}: {description}, n={n}, noise={noise:g}").format(
+            task=task.shown_label,
+            description=task.shown_description,
+            n=config.n,
+            noise=config.noise,
+        )
     n = points.shape[0]
     n_train, n_test = split_sizes(n, config.test_fraction)
     order = rng.permutation(n)
     test, train = order[:n_test], order[n_test:]
     x = torch.from_numpy(points).float()
     if not torch.isfinite(x).all():
-        raise TrainingConfigError(f"{source}: values beyond ±3.4e38 overflow float32")
+        raise TrainingConfigError(
+            _("{source}: values beyond ±3.4e38 overflow float32").format(source=source)
+        )
     y = targets_for_loss(targets, config.loss)
     return TaskData(
         points=points,

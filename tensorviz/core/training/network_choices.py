@@ -12,6 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tensorviz.core.translation import _, ngettext
+
+
+def N_(message: str) -> str:  # noqa: N802 — gettext's name for "extract now, translate at use"
+    return message
+
+
 MAX_HIDDEN_LAYERS = 8
 MAX_UNITS = 64
 PLANE = (-6.0, 6.0)  # the 2-D tasks' points lie in PLANE × PLANE (as TensorFlow Playground's)
@@ -27,20 +34,33 @@ class Task:
     description: str
     noise: float = 0.0  # the task's default noise (std of the Gaussian jitter, in data units)
 
+    # label and description are kept in English (N_); these give them in the language in force.
+    @property
+    def shown_label(self) -> str:
+        return _(self.label)
+
+    @property
+    def shown_description(self) -> str:
+        return _(self.description)
+
 
 TASKS: dict[str, Task] = {
     task.key: task
     for task in (
-        Task("linear", "Linear regression (tutorial)", "line", 1, "y = 2.5·x + 1.8 + noise"),
-        Task("blobs", "Two Gaussian blobs", "classification", 2, "two clouds", 1.0),
-        Task("circles", "Circles", "classification", 2, "a disc inside a ring", 0.3),
-        Task("xor", "XOR", "classification", 2, "class = sign of x·y", 0.2),
-        Task("spirals", "Two spirals", "classification", 2, "two interleaved arms", 0.2),
-        Task("moons", "Moons", "classification", 2, "two interleaved half circles", 0.3),
-        Task("sin", "sin 2x", "regression", 1, "y = sin(2x) + noise", 0.1),
-        Task("abs", "|x|", "regression", 1, "y = |x| + noise", 0.1),
-        Task("step", "Step", "regression", 1, "y = −1 for x < 0, +1 from 0 on, + noise", 0.05),
-        Task("file", "Your own x, y", "regression", 1, "x, y from a CSV or .pt file"),
+        Task(
+            "linear", N_("Linear regression (tutorial)"), "line", 1, N_("y = 2.5·x + 1.8 + noise")
+        ),
+        Task("blobs", N_("Two Gaussian blobs"), "classification", 2, N_("two clouds"), 1.0),
+        Task("circles", N_("Circles"), "classification", 2, N_("a disc inside a ring"), 0.3),
+        Task("xor", "XOR", "classification", 2, N_("class = sign of x·y"), 0.2),
+        Task("spirals", N_("Two spirals"), "classification", 2, N_("two interleaved arms"), 0.2),
+        Task("moons", N_("Moons"), "classification", 2, N_("two interleaved half circles"), 0.3),
+        Task("sin", "sin 2x", "regression", 1, N_("y = sin(2x) + noise"), 0.1),
+        Task("abs", "|x|", "regression", 1, N_("y = |x| + noise"), 0.1),
+        Task(
+            "step", N_("Step"), "regression", 1, N_("y = −1 for x < 0, +1 from 0 on, + noise"), 0.05
+        ),
+        Task("file", N_("Your own x, y"), "regression", 1, N_("x, y from a CSV or .pt file")),
     )
 }
 NETWORK_TASKS = tuple(key for key, task in TASKS.items() if task.kind != "line")
@@ -64,20 +84,21 @@ FEATURES: dict[str, Feature] = {
     "siny": Feature("sin y", "torch.sin(b)", lambda a, b: b.sin(), 2),
 }
 
-# key → (label, the nn class's name; None: no activation after the layer)
+# key → (label, the nn class's name; None: no activation after the layer); labels marked N_
+# are shown through _() (the others are torch's class names)
 ACTIVATIONS: dict[str, tuple[str, str | None]] = {
     "relu": ("ReLU", "ReLU"),
     "tanh": ("Tanh", "Tanh"),
     "sigmoid": ("Sigmoid", "Sigmoid"),
     "gelu": ("GELU", "GELU"),
-    "none": ("none (linear)", None),
+    "none": (N_("none (linear)"), None),
 }
 
 # key → (label, the nn class's name)
 LOSSES: dict[str, tuple[str, str]] = {
     "mse": ("MSE", "MSELoss"),
-    "bce": ("BCE with logits", "BCEWithLogitsLoss"),
-    "ce": ("Cross entropy", "CrossEntropyLoss"),
+    "bce": (N_("BCE with logits"), "BCEWithLogitsLoss"),
+    "ce": (N_("Cross entropy"), "CrossEntropyLoss"),
 }
 NETWORK_OPTIMIZERS = ("sgd", "adam")
 
@@ -132,15 +153,16 @@ def changes_for_task(config, task: str) -> dict[str, object]:
     return changes
 
 
-def _count(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def network_problems(config) -> list[str]:
     """One plain sentence per thing wrong with the network settings of `config` (a
-    TrainingConfig; nothing is checked for the linear regression, which has no network)."""
+    TrainingConfig; nothing is checked for the linear regression, which has no network), in the
+    language in force."""
     if config.task not in TASKS:
-        return [f"unknown task {config.task!r}; choose one of {', '.join(TASKS)}"]
+        return [
+            _("unknown task {task!r}; choose one of {tasks}").format(
+                task=config.task, tasks=", ".join(TASKS)
+            )
+        ]
     if not is_network_task(config.task):
         return []
     task = TASKS[config.task]
@@ -149,54 +171,84 @@ def network_problems(config) -> list[str]:
     problems = [
         (
             config.update_style not in NETWORK_OPTIMIZERS,
-            "a network trains with optim.SGD or optim.Adam (the manual update belongs to the "
-            "linear regression)",
+            lambda: _(
+                "a network trains with optim.SGD or optim.Adam (the manual update belongs to the "
+                "linear regression)"
+            ),
         ),
         (
             not 1 <= len(layers) <= MAX_HIDDEN_LAYERS,
-            f"a network needs 1 to {MAX_HIDDEN_LAYERS} hidden layers, not {len(layers)}",
+            lambda: _("a network needs 1 to {most} hidden layers, not {count}").format(
+                most=MAX_HIDDEN_LAYERS, count=len(layers)
+            ),
         ),
         (
             any(not isinstance(u, int) or not 1 <= u <= MAX_UNITS for u in layers),
-            f"each hidden layer has 1 to {MAX_UNITS} units",
+            lambda: _("each hidden layer has 1 to {most} units").format(most=MAX_UNITS),
         ),
         (
             len(activations) != len(layers),
-            f"one activation per hidden layer: {_count(len(layers), 'layer')}, "
-            f"{_count(len(activations), 'activation')}",
+            lambda: _("one activation per hidden layer: {layers}, {activations}").format(
+                layers=ngettext("{n} layer", "{n} layers", len(layers)).format(n=len(layers)),
+                activations=ngettext("{n} activation", "{n} activations", len(activations)).format(
+                    n=len(activations)
+                ),
+            ),
         ),
         (
             any(a not in ACTIVATIONS for a in activations),
-            f"activations are {', '.join(ACTIVATIONS)}",
+            lambda: _("activations are {names}").format(names=", ".join(ACTIVATIONS)),
         ),
-        (not config.features, "choose at least one input feature"),
+        (not config.features, lambda: _("choose at least one input feature")),
         (
             bool(unknown_features),
-            f"unknown feature {unknown_features[0] if unknown_features else ''!r}; "
-            f"features are {', '.join(FEATURES)}",
+            lambda: _("unknown feature {name!r}; features are {names}").format(
+                name=unknown_features[0], names=", ".join(FEATURES)
+            ),
         ),
-        (len(set(config.features)) != len(config.features), "each feature can be used once"),
+        (
+            len(set(config.features)) != len(config.features),
+            lambda: _("each feature can be used once"),
+        ),
         (
             task.dims == 1 and any(FEATURES[f].dims == 2 for f in config.features if f in FEATURES),
-            f"{task.label} has one input x: its features are x, x2 and sinx",
+            lambda: _("{task} has one input x: its features are x, x2 and sinx").format(
+                task=task.shown_label
+            ),
         ),
-        (config.loss not in LOSSES, f"loss must be one of {', '.join(LOSSES)}"),
+        (
+            config.loss not in LOSSES,
+            lambda: _("loss must be one of {names}").format(names=", ".join(LOSSES)),
+        ),
         (
             task.kind == "regression" and config.loss != "mse",
-            f"{task.label} is a regression: its loss is mse (bce and ce need class labels)",
+            lambda: _(
+                "{task} is a regression: its loss is mse (bce and ce need class labels)"
+            ).format(task=task.shown_label),
         ),
-        (not 0 <= config.dropout < 1, "dropout must be in [0, 1)"),
-        (config.l2 < 0, "L2 must be ≥ 0"),
-        (not 0 <= config.test_fraction <= 0.9, "the test fraction must be in [0, 0.9]"),
-        (config.task == "file" and not config.data_path, "the 'file' task needs a data file"),
+        (not 0 <= config.dropout < 1, lambda: _("dropout must be in [0, 1)")),
+        (config.l2 < 0, lambda: _("L2 must be ≥ 0")),
+        (
+            not 0 <= config.test_fraction <= 0.9,
+            lambda: _("the test fraction must be in [0, 0.9]"),
+        ),
+        (
+            config.task == "file" and not config.data_path,
+            lambda: _("the 'file' task needs a data file"),
+        ),
         (
             config.task != "file" and config.data_path is not None,
-            "a data file is trained by the 'file' task (or the linear regression)",
+            lambda: _("a data file is trained by the 'file' task (or the linear regression)"),
         ),
         (
             config.normalise_x and config.task != "file",
-            "normalising x applies to your own data (the generated tasks have a fixed range)",
+            lambda: _(
+                "normalising x applies to your own data (the generated tasks have a fixed range)"
+            ),
         ),
-        (config.update_without_no_grad, "'update without no_grad' is a linear-regression pitfall"),
+        (
+            config.update_without_no_grad,
+            lambda: _("'update without no_grad' is a linear-regression pitfall"),
+        ),
     ]
-    return [message for failed, message in problems if failed]
+    return [message() for failed, message in problems if failed]

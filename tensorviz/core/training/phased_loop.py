@@ -24,11 +24,18 @@ import torch
 from tensorviz.core.explain.errors import ExplainedError
 from tensorviz.core.training.data import TrainingConfig, TrainingConfigError
 from tensorviz.core.training.remedies import Remedy
+from tensorviz.core.translation import _
 
 PHASES = ("forward", "loss", "backward", "update", "zero_grad")
 MAX_BATCHES_PER_EPOCH = (
     100_000  # each is a Python-level step of ~0.5 ms: an epoch of about a minute
 )
+
+
+def forgotten_zero_grad_code() -> str:
+    """What the zero_grad phase shows when the pitfall skips it (a comment, in the language in
+    force)."""
+    return "# " + _("zero_grad forgotten: .grad keeps accumulating")
 
 
 @dataclass(frozen=True)
@@ -50,7 +57,9 @@ class Divergence:
     remedies: tuple[Remedy, ...] = field(default=())
 
     def message(self) -> str:
-        return f"{self.quantity} became {self.value} at epoch {self.epoch}; training stopped"
+        return _("{quantity} became {value} at epoch {epoch}; training stopped").format(
+            quantity=self.quantity, value=self.value, epoch=self.epoch
+        )
 
 
 class PhasedLoop:
@@ -66,9 +75,16 @@ class PhasedLoop:
         if self.batches_per_epoch > MAX_BATCHES_PER_EPOCH:
             smallest = math.ceil(n_samples / MAX_BATCHES_PER_EPOCH)
             raise TrainingConfigError(
-                f"{n_samples:,} samples in batches of {self.config.batch_size} make "
-                f"{self.batches_per_epoch:,} updates an epoch, more than the "
-                f"{MAX_BATCHES_PER_EPOCH:,} this area runs; use a batch size of at least {smallest}"
+                _(
+                    "{samples:,} samples in batches of {batch} make {updates:,} updates an epoch, "
+                    "more than the {most:,} this area runs; use a batch size of at least {smallest}"
+                ).format(
+                    samples=n_samples,
+                    batch=self.config.batch_size,
+                    updates=self.batches_per_epoch,
+                    most=MAX_BATCHES_PER_EPOCH,
+                    smallest=smallest,
+                )
             )
         self.history: list = []
         self.divergence: Divergence | None = None

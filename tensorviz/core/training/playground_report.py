@@ -25,7 +25,9 @@ from tensorviz.core.training.playground_trainer import (
     NetworkRecord,
     PlaygroundTrainer,
 )
+from tensorviz.core.training.report import diverged_title
 from tensorviz.core.training.script_export import playground_script
+from tensorviz.core.translation import _
 
 VANISHING = 1e-3  # first layer's gradient norm below this fraction of the last layer's
 EXPLODING = 1e3
@@ -78,7 +80,8 @@ def describe_playground(trainer: PlaygroundTrainer) -> PlaygroundInfo:
 
 def gradient_verdict(norms: tuple[float, ...]) -> tuple[str, str, str]:
     """(kind, headline, explanation) for the per-layer gradient norms, first layer first: kind
-    is vanishing, exploding, healthy or '' (nothing to judge yet)."""
+    is vanishing, exploding, healthy or '' (nothing to judge yet); the texts in the language in
+    force."""
     if len(norms) < 2 or not all(math.isfinite(n) for n in norms) or norms[-1] <= 0:
         return "", "", ""
     ratio = norms[0] / norms[-1]
@@ -86,23 +89,34 @@ def gradient_verdict(norms: tuple[float, ...]) -> tuple[str, str, str]:
     if ratio < VANISHING:
         return (
             "vanishing",
-            f"Vanishing: layer 1 gets {ratio:.1e} of layer {last}'s gradient",
-            "Backward multiplies the gradient by each layer's activation slope (sigmoid's is "
-            "at most 0.25), so it shrinks layer by layer and the first layers barely learn. "
-            "Try ReLU or Tanh, or fewer layers.",
+            _("Vanishing: layer 1 gets {ratio:.1e} of layer {last}'s gradient").format(
+                ratio=ratio, last=last
+            ),
+            _(
+                "Backward multiplies the gradient by each layer's activation slope (sigmoid's is "
+                "at most 0.25), so it shrinks layer by layer and the first layers barely learn. "
+                "Try ReLU or Tanh, or fewer layers."
+            ),
         )
     if ratio > EXPLODING:
         return (
             "exploding",
-            f"Exploding: layer 1 gets {ratio:.1e} × layer {last}'s gradient",
-            "The gradient grows layer by layer on its way back; lower the learning rate or "
-            "clip the gradient norm.",
+            _("Exploding: layer 1 gets {ratio:.1e} × layer {last}'s gradient").format(
+                ratio=ratio, last=last
+            ),
+            _(
+                "The gradient grows layer by layer on its way back; lower the learning rate or "
+                "clip the gradient norm."
+            ),
         )
     return (
         "healthy",
-        f"Healthy: layer 1 gets {ratio:.2g} × layer {last}'s gradient",
-        f"Every layer receives a usable gradient (the ratio lies within {VANISHING:g} … "
-        f"{EXPLODING:g}).",
+        _("Healthy: layer 1 gets {ratio:.2g} × layer {last}'s gradient").format(
+            ratio=ratio, last=last
+        ),
+        _(
+            "Every layer receives a usable gradient (the ratio lies within {low:g} … {high:g})."
+        ).format(low=VANISHING, high=EXPLODING),
     )
 
 
@@ -112,17 +126,22 @@ def explain_network_divergence(
     """The divergence explained; torch raised nothing (inf is a valid float)."""
     where = ""
     if record is not None:
-        where = f"At epoch {record.epoch}: loss = {record.loss:.4g}. "
+        where = _("At epoch {epoch}: loss = {loss:.4g}. ").format(
+            epoch=record.epoch, loss=record.loss
+        )
     return ExplainedError(
         kind="divergence",
-        title=f"Training diverged: {divergence.quantity} became {divergence.value} at epoch "
-        f"{divergence.epoch}",
+        title=diverged_title(divergence),
         torch_message="",
-        explanation=f"{where}The updates overshoot by more than they correct, so the loss "
-        "and the gradients grow until float32 overflows to inf (and inf − inf gives NaN). "
-        "Training stopped there.",
-        fix=" · ".join(r.label for r in divergence.remedies)
-        + " — one click below applies a remedy and trains again (hover a button for why).",
+        explanation=where
+        + _(
+            "The updates overshoot by more than they correct, so the loss and the gradients grow "
+            "until float32 overflows to inf (and inf − inf gives NaN). Training stopped there."
+        ),
+        fix=_(
+            "{remedies} — one click below applies a remedy and trains again (hover a button for "
+            "why)."
+        ).format(remedies=" · ".join(r.label for r in divergence.remedies)),
     )
 
 

@@ -44,8 +44,14 @@ from tensorviz.core.training.network import (
 from tensorviz.core.training.network_choices import TASKS, is_network_task
 from tensorviz.core.training.network_picture import NetworkLayout, network_layout
 from tensorviz.core.training.network_pictures import NetworkPictures, Picturer
-from tensorviz.core.training.phased_loop import Divergence, PhasedLoop, PhaseRecord
+from tensorviz.core.training.phased_loop import (
+    Divergence,
+    PhasedLoop,
+    PhaseRecord,
+    forgotten_zero_grad_code,
+)
 from tensorviz.core.training.remedies import network_remedies
+from tensorviz.core.translation import _
 
 
 def network_phase_codes(config: TrainingConfig) -> dict[str, str]:
@@ -62,7 +68,7 @@ def network_phase_codes(config: TrainingConfig) -> dict[str, str]:
             else ""
         )
         + "optimizer.step()",
-        "zero_grad": "# zero_grad forgotten: .grad keeps accumulating"
+        "zero_grad": forgotten_zero_grad_code()
         if config.forget_zero_grad
         else "optimizer.zero_grad()",
     }
@@ -92,7 +98,9 @@ class PlaygroundTrainer(PhasedLoop):
     def __init__(self, config: TrainingConfig, data: TaskData | None = None) -> None:
         config.validate()
         if not is_network_task(config.task):
-            raise TrainingConfigError(f"{config.task!r} is not a playground network task")
+            raise TrainingConfigError(
+                _("{task!r} is not a playground network task").format(task=config.task)
+            )
         self.config = config
         self.device = torch.device(config.device)
         self.data = data or make_task_data(config)
@@ -187,7 +195,7 @@ class PlaygroundTrainer(PhasedLoop):
             self.epoch + 1, epoch_loss, test_loss, accuracy, grad_norms, self._elapsed
         )
         self.history.append(record)
-        checks = [("loss", epoch_loss), ("test loss", test_loss)]
+        checks = [("loss", epoch_loss), (_("test loss"), test_loss)]
         checks += [(f"‖W{i}.grad‖", norm) for i, norm in enumerate(grad_norms, start=1)]
         for name, value in checks:
             if value is not None and not math.isfinite(value):

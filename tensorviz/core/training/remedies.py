@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import torch
 
 from tensorviz.core.training.data import TrainingConfig
+from tensorviz.core.translation import _
 
 SAFETY = 2.0  # the suggested lr is at least this factor below the stability bound
 NORMALISED_MARGIN = 0.9  # normalising x is offered only when lr is this far inside its bound
@@ -74,9 +75,11 @@ def zero_grad_remedy(call: str) -> Remedy:
     """Zero the gradients again; call: the line that does it."""
     return Remedy(
         "zero_grad",
-        "Zero the gradients each step",
-        ".grad keeps the sum of every past gradient, so each update repeats all earlier "
-        f"ones; {call} makes it this step's alone.",
+        _("Zero the gradients each step"),
+        _(
+            ".grad keeps the sum of every past gradient, so each update repeats all earlier "
+            "ones; {call} makes it this step's alone."
+        ).format(call=call),
         (("forget_zero_grad", False),),
     )
 
@@ -85,8 +88,8 @@ def clip_remedy(effect: str) -> Remedy:
     """Clip the gradient norm to 1; effect: what it rescales and why that helps."""
     return Remedy(
         "clip_grad_norm",
-        "Clip: clip_grad_norm_(max_norm=1)",
-        f"torch.nn.utils.clip_grad_norm_ rescales {effect}",
+        _("Clip: clip_grad_norm_(max_norm=1)"),
+        _("torch.nn.utils.clip_grad_norm_ rescales {effect}").format(effect=effect),
         (("clip_grad_norm", 1.0),),
     )
 
@@ -97,11 +100,12 @@ def remedies_for(config: TrainingConfig, x: torch.Tensor) -> tuple[Remedy, ...]:
     remedies = [
         Remedy(
             "lower_lr",
-            f"Lower lr to {lr:g}",
-            f"Each step overshoots the minimum by more than it corrects, so the error grows "
-            f"geometrically. For this data steps are stable below lr ≈ "
-            f"{stable_lr_bound(config, x):.3g} (2 / the loss's largest curvature); "
-            f"{lr:g} is safely below that.",
+            _("Lower lr to {lr:g}").format(lr=lr),
+            _(
+                "Each step overshoots the minimum by more than it corrects, so the error grows "
+                "geometrically. For this data steps are stable below lr ≈ {bound:.3g} (2 / the "
+                "loss's largest curvature); {lr:g} is safely below that."
+            ).format(bound=stable_lr_bound(config, x), lr=lr),
             (("lr", lr),),
         )
     ]
@@ -112,18 +116,22 @@ def remedies_for(config: TrainingConfig, x: torch.Tensor) -> tuple[Remedy, ...]:
             remedies.append(
                 Remedy(
                     "normalise_x",
-                    "Normalise x",
-                    "x is far from mean 0, std 1, so the loss is steep along w and flat along b; "
-                    "standardised inputs make it round, and this lr is stable on them.",
+                    _("Normalise x"),
+                    _(
+                        "x is far from mean 0, std 1, so the loss is steep along w and flat "
+                        "along b; standardised inputs make it round, and this lr is stable on them."
+                    ),
                     (("normalise_x", True),),
                 )
             )
     if config.clip_grad_norm is None:
         remedies.append(
             clip_remedy(
-                "(w.grad, b.grad) so their total norm is at most max_norm: no single step is "
-                "longer than lr, so nothing overflows (with too large an lr the parameters still "
-                "circle the minimum instead of settling)."
+                _(
+                    "(w.grad, b.grad) so their total norm is at most max_norm: no single step is "
+                    "longer than lr, so nothing overflows (with too large an lr the parameters "
+                    "still circle the minimum instead of settling)."
+                )
             )
         )
     return tuple(remedies)
@@ -139,7 +147,7 @@ def apply_remedy(config: TrainingConfig, remedy: Remedy | str, x: torch.Tensor |
             x = make_data(config).x
         found = {r.key: r for r in remedies_for(config, x)}
         if remedy not in found:
-            raise ValueError(f"unknown remedy {remedy!r}")
+            raise ValueError(_("unknown remedy {key!r}").format(key=remedy))
         remedy = found[remedy]
     return config.with_changes(**dict(remedy.changes))
 
@@ -151,9 +159,11 @@ def network_remedies(config: TrainingConfig) -> tuple[Remedy, ...]:
     remedies = [
         Remedy(
             "lower_lr",
-            f"Lower lr to {lr:g}",
-            "Each update overshoots by more than it corrects, so the loss and the gradients grow "
-            "until float32 overflows; a ten times smaller step stays inside the valley.",
+            _("Lower lr to {lr:g}").format(lr=lr),
+            _(
+                "Each update overshoots by more than it corrects, so the loss and the gradients "
+                "grow until float32 overflows; a ten times smaller step stays inside the valley."
+            ),
             (("lr", lr),),
         )
     ]
@@ -162,8 +172,10 @@ def network_remedies(config: TrainingConfig) -> tuple[Remedy, ...]:
     if config.clip_grad_norm is None:
         remedies.append(
             clip_remedy(
-                "all gradients together so their total norm is at most max_norm: no single "
-                "update is longer than lr allows."
+                _(
+                    "all gradients together so their total norm is at most max_norm: no single "
+                    "update is longer than lr allows."
+                )
             )
         )
     return tuple(remedies)

@@ -22,6 +22,7 @@ from tensorviz.core.training.data import (
     surface_ranges,
 )
 from tensorviz.core.training.trainer import Divergence, Remedy, StepRecord, Trainer
+from tensorviz.core.translation import _
 
 CSV_FIELDS = ("epoch", "loss", "w", "b", "grad_w", "grad_b", "hand_grad_w", "hand_grad_b")
 CSV_FIELDS += ("grad_norm",)
@@ -79,12 +80,19 @@ def extend_ema(last: float | None, values, alpha: float) -> list[float]:
     return smoothed
 
 
-USE_NO_GRAD = Remedy(
-    "use_no_grad",
-    "Update inside torch.no_grad()",
-    "with torch.no_grad(): w -= lr * w.grad — autograd stops recording, so the in-place change "
-    "of the leaf is allowed and is not part of any graph.",
-)
+USE_NO_GRAD_KEY = "use_no_grad"
+
+
+def use_no_grad() -> Remedy:
+    """The remedy of the 'forgot no_grad' pitfall, in the language in force."""
+    return Remedy(
+        USE_NO_GRAD_KEY,
+        _("Update inside torch.no_grad()"),
+        _(
+            "with torch.no_grad(): w -= lr * w.grad — autograd stops recording, so the in-place "
+            "change of the leaf is allowed and is not part of any graph."
+        ),
+    )
 
 
 def explain_divergence(divergence: Divergence, record: StepRecord | None) -> ExplainedError:
@@ -92,34 +100,50 @@ def explain_divergence(divergence: Divergence, record: StepRecord | None) -> Exp
     torch message: the values at the stop are part of the app's own explanation."""
     where = ""
     if record is not None:
-        where = (
-            f"At epoch {record.epoch}: loss = {record.loss:.4g}, w = {record.w:.4g}, "
-            f"b = {record.b:.4g}, w.grad = {record.grad_w:.4g}. "
-        )
+        where = _(
+            "At epoch {epoch}: loss = {loss:.4g}, w = {w:.4g}, b = {b:.4g}, w.grad = {grad:.4g}. "
+        ).format(epoch=record.epoch, loss=record.loss, w=record.w, b=record.b, grad=record.grad_w)
     return ExplainedError(
         kind="divergence",
-        title=f"Training diverged: {divergence.quantity} became {divergence.value} at epoch "
-        f"{divergence.epoch}",
+        title=diverged_title(divergence),
         torch_message="",
-        explanation=f"{where}The learning rate is too large for this data: every update "
-        "overshoots the minimum by more than it corrects, so the error and the gradients grow "
-        "geometrically until float32 overflows to inf (and inf − inf gives NaN). Training "
-        "stopped there.",
-        fix=" · ".join(r.label for r in divergence.remedies)
-        + " — one click below applies a remedy and trains again (hover a button for why it works).",
+        explanation=where
+        + _(
+            "The learning rate is too large for this data: every update overshoots the minimum "
+            "by more than it corrects, so the error and the gradients grow geometrically until "
+            "float32 overflows to inf (and inf − inf gives NaN). Training stopped there."
+        ),
+        fix=_(
+            "{remedies} — one click below applies a remedy and trains again (hover a button for "
+            "why it works)."
+        ).format(remedies=" · ".join(r.label for r in divergence.remedies)),
+    )
+
+
+def diverged_title(divergence: Divergence) -> str:
+    return _("Training diverged: {quantity} became {value} at epoch {epoch}").format(
+        quantity=divergence.quantity, value=divergence.value, epoch=divergence.epoch
     )
 
 
 def explain_setup_problem(message: str, detail: str = "") -> ExplainedError:
     """Settings the trainer refused (TrainingConfigError's message names the setting)."""
+    hint = setup_hint()
     return ExplainedError(
         "training_setup",
-        "These settings cannot be used",
+        _("These settings cannot be used"),
         "",
         message,
-        "Change the setting it names; for your own data load a two-column CSV of numbers or a "
-        ".pt holding {'x': x, 'y': y}." + (f" {detail}" if detail else ""),
+        f"{hint} {detail}" if detail else hint,
     )
+
+
+def setup_hint() -> str:
+    """What to change when settings cannot be used."""
+    return _(
+        "Change the setting it names; for your own data load a two-column CSV of numbers or a "
+        ".pt holding {{'x': x, 'y': y}}."
+    ).format()
 
 
 TUTORIAL_EVERY = 100  # the tutorial prints every 100 epochs

@@ -34,12 +34,14 @@ from tensorviz.core.training.phased_loop import (  # noqa: F401 — re-exported 
     Divergence,
     PhasedLoop,
     PhaseRecord,
+    forgotten_zero_grad_code,
 )
 from tensorviz.core.training.remedies import (  # noqa: F401 — apply_remedy: re-exported
     Remedy,
     apply_remedy,
     remedies_for,
 )
+from tensorviz.core.translation import _
 
 PHASE_CODE = {
     "forward": "y_pred = x * w + b",
@@ -57,9 +59,9 @@ def phase_codes(config: TrainingConfig) -> dict[str, str]:
     if config.update_style != "manual":
         codes.update(OPTIMIZER_CODE)
     elif config.update_without_no_grad:
-        codes["update"] = "w -= lr * w.grad  # no torch.no_grad()"
+        codes["update"] = "w -= lr * w.grad  # " + _("no torch.no_grad()")
     if config.forget_zero_grad:
-        codes["zero_grad"] = "# zero_grad forgotten: .grad keeps accumulating"
+        codes["zero_grad"] = forgotten_zero_grad_code()
     return codes
 
 
@@ -251,8 +253,8 @@ def add_loss_graph_to_workspace(workspace, tensors: dict[str, torch.Tensor]) -> 
     made = {
         "w": Provenance("training", f"torch.tensor([{w:.6g}], requires_grad=True)"),
         "b": Provenance("training", f"torch.tensor([{b:.6g}], requires_grad=True)"),
-        "x": Provenance("training data", "x (the training inputs)"),
-        "y": Provenance("training data", "y (the training targets)"),
+        "x": Provenance(_("training data"), _("x (the training inputs)")),
+        "y": Provenance(_("training data"), _("y (the training targets)")),
         "y_pred": Provenance(
             "forward", f"{n['x']} * {n['w']} + {n['b']}", (n["x"], n["w"], n["b"])
         ),
@@ -261,5 +263,5 @@ def add_loss_graph_to_workspace(workspace, tensors: dict[str, torch.Tensor]) -> 
         ),
     }
     entries = [WorkspaceEntry(names[key], tensors[key], made[key]) for key in made]
-    workspace.add(entries, f"loss graph from training ({names['loss']})")
+    workspace.add(entries, _("loss graph from training ({name})").format(name=names["loss"]))
     return names["loss"]

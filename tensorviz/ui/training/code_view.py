@@ -3,8 +3,7 @@ the nn.Sequential as torch prints it, with the buttons that open the model's gra
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -15,16 +14,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tensorviz.ui.training.step_view import mono_font
+from tensorviz.ui.widgets.retranslating import Retranslating
+
 
 def _code_box() -> QPlainTextEdit:
+    """Read-only code in the fixed-width font (its size follows the zoom)."""
     box = QPlainTextEdit()
     box.setReadOnly(True)
-    box.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+    box.setFont(mono_font())
     box.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
     return box
 
 
-class ScriptView(QWidget):
+class ScriptView(Retranslating, QWidget):
     """The run as a script that plain `python` runs to the same result."""
 
     copy_requested = Signal()
@@ -32,15 +35,13 @@ class ScriptView(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.copy_button = QPushButton("Copy as PyTorch")
-        self.copy_button.setToolTip("Copy the script to the clipboard (Ctrl+Shift+C)")
-        self.export_button = QPushButton("Save .py…")
-        self.export_button.setToolTip("Save the script as a .py file")
-        self.note = QLabel("python script.py reproduces this run bit for bit")
+        self.copy_button = QPushButton()
+        self.export_button = QPushButton()
+        self.note = QLabel()
         self.note.setObjectName("hint")
         self.note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.note.setToolTip(self.note.text())
         self.text = _code_box()
+        self._script, self._problem = "", ""
         self.copy_button.clicked.connect(self.copy_requested)
         self.export_button.clicked.connect(self.export_requested)
         buttons = QHBoxLayout()
@@ -51,14 +52,26 @@ class ScriptView(QWidget):
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addLayout(buttons)
         layout.addWidget(self.text, 1)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.copy_button.setText(self.tr("Copy as PyTorch"))
+        self.copy_button.setToolTip(self.tr("Copy the script to the clipboard (Ctrl+Shift+C)"))
+        self.export_button.setText(self.tr("Save .py…"))
+        self.export_button.setToolTip(self.tr("Save the script as a .py file"))
+        self.note.setText(self.tr("python script.py reproduces this run bit for bit"))
+        self.note.setToolTip(self.note.text())
+        if not self._script and self._problem:
+            self.show_script(self._script, self._problem)
 
     def show_script(self, script: str, problem: str) -> None:
-        self.text.setPlainText(script or f"# No script: {problem}")
+        self._script, self._problem = script, problem
+        self.text.setPlainText(script or "# " + self.tr("No script: %1").replace("%1", problem))
         for button in (self.copy_button, self.export_button):
             button.setEnabled(bool(script))
 
 
-class ModelView(QWidget):
+class ModelView(Retranslating, QWidget):
     """repr(model), and one click to the model's autograd graph (or its architecture)."""
 
     graph_requested = Signal()
@@ -66,13 +79,8 @@ class ModelView(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.graph_button = QPushButton("Autograd graph")
-        self.graph_button.setToolTip(
-            "The loss of the current model on the training samples, as the graph autograd "
-            "builds, in the Autograd graph area"
-        )
-        self.architecture_button = QPushButton("Architecture")
-        self.architecture_button.setToolTip("The model's layers in the architecture view")
+        self.graph_button = QPushButton()
+        self.architecture_button = QPushButton()
         self.architecture_button.hide()  # shown once an area can take the model
         self.text = _code_box()
         self.graph_button.clicked.connect(self.graph_requested)
@@ -85,6 +93,23 @@ class ModelView(QWidget):
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addLayout(buttons)
         layout.addWidget(self.text, 1)
+        self._model: tuple[str, int] | None = None
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.graph_button.setText(self.tr("Autograd graph"))
+        self.graph_button.setToolTip(
+            self.tr(
+                "The loss of the current model on the training samples, as the graph autograd "
+                "builds, in the Autograd graph area"
+            )
+        )
+        self.architecture_button.setText(self.tr("Architecture"))
+        self.architecture_button.setToolTip(self.tr("The model's layers in the architecture view"))
+        if self._model is not None:
+            self.show_model(*self._model)
 
     def show_model(self, text: str, parameters: int) -> None:
-        self.text.setPlainText(f"model = {text}\n\n# {parameters:,} parameters")
+        self._model = (text, parameters)
+        count = QCoreApplication.translate("ModelView", "%Ln parameters", "", parameters)
+        self.text.setPlainText(f"model = {text}\n\n# {count}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -21,81 +21,94 @@ from PySide6.QtWidgets import (
 )
 
 from tensorviz.core.training.data import TrainingConfig
+from tensorviz.ui.training.appearance_following import FollowsAppearance
+from tensorviz.ui.widgets.retranslating import Retranslating
 
 OPTIMIZERS = (
-    ("manual", "manual (no_grad)"),
+    ("manual", QT_TRANSLATE_NOOP("TrainingConfigForm", "manual (no_grad)")),
     ("sgd", "optim.SGD"),
     ("adam", "optim.Adam"),
 )
 
 
-def _double(low: float, high: float, decimals: int, step: float, tip: str) -> QDoubleSpinBox:
+def _double(low: float, high: float, decimals: int, step: float) -> QDoubleSpinBox:
     box = QDoubleSpinBox()
     box.setRange(low, high)
     box.setDecimals(decimals)
     box.setSingleStep(step)
-    box.setToolTip(tip)
     box.setKeyboardTracking(False)
     return box
 
 
-def _integer(low: int, high: int, tip: str) -> QSpinBox:
+def _integer(low: int, high: int) -> QSpinBox:
     box = QSpinBox()
     box.setRange(low, high)
-    box.setToolTip(tip)
     box.setKeyboardTracking(False)
     return box
 
 
-class TrainingConfigForm(QWidget):
+def fit_boxes(boxes, combos, contents: int) -> None:
+    """Spin boxes narrower than their hints ("0.01000" and "full batch" still show), combos as
+    wide as `contents` characters."""
+    for box in boxes:
+        box.setMinimumWidth(box.fontMetrics().horizontalAdvance("0.000001") + 26)
+    for combo in combos:
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(contents)
+
+
+def ask_data_path(parent: QWidget) -> str | None:
+    """The user's x, y file, chosen in a dialog (None if cancelled)."""
+    path, _filter = QFileDialog.getOpenFileName(
+        parent,
+        QCoreApplication.translate("TrainingConfigForm", "Load x, y"),
+        str(Path.home()),
+        QCoreApplication.translate("TrainingConfigForm", "x, y data (*.csv *.txt *.pt *.pth)"),
+    )
+    return path or None
+
+
+def your_data(path: str) -> str:
+    return QCoreApplication.translate("TrainingConfigForm", "Your data: %1").replace(
+        "%1", Path(path).name
+    )
+
+
+class TrainingConfigForm(Retranslating, FollowsAppearance, QWidget):
     config_changed = Signal(object)  # TrainingConfig
 
     def __init__(self, devices: list[str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._data_path: str | None = None
         self._updating = False
-        self.lr = _double(0.00001, 10.0, 5, 0.001, "learning rate: the size of each step")
-        self.epochs = _integer(1, 1_000_000, "how many passes over the data")
+        self.lr = _double(0.00001, 10.0, 5, 0.001)
+        self.epochs = _integer(1, 1_000_000)
         self.optimizer = QComboBox()
-        for key, label in OPTIMIZERS:
-            self.optimizer.addItem(label, key)
-        self.optimizer.setToolTip(
-            "manual: with torch.no_grad(): w -= lr * w.grad, then w.grad.zero_()\n"
-            "optim.SGD / optim.Adam: optimizer.zero_grad(), loss.backward(), optimizer.step()"
-        )
-        self.momentum = _double(0.0, 0.99, 2, 0.1, "SGD momentum (0: plain gradient descent)")
-        self.weight_decay = _double(0.0, 1.0, 4, 0.001, "L2 penalty added by the optimizer")
-        self.batch_size = _integer(0, 1_000_000, "samples per update; full batch: all of them")
-        self.batch_size.setSpecialValueText("full batch")
+        self.optimizer.setProperty("translated_items", True)
+        for key, _label in OPTIMIZERS:
+            self.optimizer.addItem("", key)
+        self.momentum = _double(0.0, 0.99, 2, 0.1)
+        self.weight_decay = _double(0.0, 1.0, 4, 0.001)
+        self.batch_size = _integer(0, 1_000_000)
         self.device = QComboBox()
         self.device.addItems(devices)
-        self.device.setToolTip("data and parameters are moved there with .to(device)")
-        self.seed = _integer(0, 2**31 - 1, "np.random.seed and torch.manual_seed")
-        self.n = _integer(2, 1_000_000, "number of samples")
-        self.noise = _double(0.0, 100.0, 2, 0.5, "standard deviation of the noise added to y")
-        self.normalise = QCheckBox("Normalise x")
-        self.normalise.setToolTip("standardise x to mean 0, std 1 before training")
+        self.seed = _integer(0, 2**31 - 1)
+        self.n = _integer(2, 1_000_000)
+        self.noise = _double(0.0, 100.0, 2, 0.5)
+        self.normalise = QCheckBox()
         self.data_label = QLabel()
         self.data_label.setObjectName("hint")
         self.data_label.setWordWrap(True)
-        self.load_button = QPushButton("Load x, y…")
-        self.load_button.setToolTip("a two-column CSV, or a .pt with {'x': x, 'y': y}")
-        self.generated_button = QPushButton("Generated")
-        self.generated_button.setToolTip("back to y = 2.5·x + 1.8 + noise")
-        self.forget_zero_grad = QCheckBox("Forget zero_grad")
-        self.forget_zero_grad.setToolTip(
-            "skip w.grad.zero_(): .grad adds up every step's gradient, so updates keep the "
-            "momentum of all past steps and the loss swings instead of settling"
-        )
-        self.no_grad_pitfall = QCheckBox("Forget no_grad()")
-        self.no_grad_pitfall.setToolTip(
-            "update without torch.no_grad(): w -= lr * w.grad while autograd records, and torch "
-            "refuses the in-place change of a leaf"
-        )
-        self.clip = QCheckBox("Clip ‖grad‖ to")
-        self.clip.setToolTip("torch.nn.utils.clip_grad_norm_([w, b], max_norm) before each update")
-        self.clip_norm = _double(0.001, 1000.0, 3, 0.5, "max_norm for clip_grad_norm_")
+        self.load_button = QPushButton()
+        self.generated_button = QPushButton()
+        self.forget_zero_grad = QCheckBox()
+        self.no_grad_pitfall = QCheckBox()
+        self.clip = QCheckBox()
+        self.clip_norm = _double(0.001, 1000.0, 3, 0.5)
+        self.row_labels: dict[str, QLabel] = {}
+        self.groups: list[QGroupBox] = []
         self._build_layout()
+        self.retranslate()
         self.set_config(TrainingConfig())
         for box in (self.lr, self.momentum, self.weight_decay, self.noise, self.clip_norm):
             box.valueChanged.connect(self._on_value_changed)
@@ -108,20 +121,87 @@ class TrainingConfigForm(QWidget):
         self.load_button.clicked.connect(self._on_load_clicked)
         self.generated_button.clicked.connect(self._on_generated_clicked)
 
+    def retranslate(self) -> None:
+        for key, text in {
+            "lr": self.tr("Learning rate"),
+            "epochs": self.tr("Epochs"),
+            "optimizer": self.tr("Update"),
+            "momentum": self.tr("Momentum"),
+            "weight_decay": self.tr("Weight decay"),
+            "batch_size": self.tr("Batch size"),
+            "device": self.tr("Device"),
+            "seed": self.tr("Seed"),
+            "n": self.tr("Samples n"),
+            "noise": self.tr("Noise"),
+        }.items():
+            self.row_labels[key].setText(text)
+        for group, title in zip(
+            self.groups,
+            (self.tr("Training"), self.tr("Data"), self.tr("Pitfalls and remedies")),
+            strict=True,
+        ):
+            group.setTitle(title)
+        self.lr.setToolTip(self.tr("learning rate: the size of each step"))
+        self.epochs.setToolTip(self.tr("how many passes over the data"))
+        for index, (_key, label) in enumerate(OPTIMIZERS):
+            self.optimizer.setItemText(
+                index, QCoreApplication.translate("TrainingConfigForm", label)
+            )
+        self.optimizer.setToolTip(
+            self.tr(
+                "manual: with torch.no_grad(): w -= lr * w.grad, then w.grad.zero_()\n"
+                "optim.SGD / optim.Adam: optimizer.zero_grad(), loss.backward(), optimizer.step()"
+            )
+        )
+        self.momentum.setToolTip(self.tr("SGD momentum (0: plain gradient descent)"))
+        self.weight_decay.setToolTip(self.tr("L2 penalty added by the optimizer"))
+        self.batch_size.setToolTip(self.tr("samples per update; full batch: all of them"))
+        self.batch_size.setSpecialValueText(self.tr("full batch"))
+        self.device.setToolTip(self.tr("data and parameters are moved there with .to(device)"))
+        self.seed.setToolTip(self.tr("np.random.seed and torch.manual_seed"))
+        self.n.setToolTip(self.tr("number of samples"))
+        self.noise.setToolTip(self.tr("standard deviation of the noise added to y"))
+        self.normalise.setText(self.tr("Normalise x"))
+        self.normalise.setToolTip(self.tr("standardise x to mean 0, std 1 before training"))
+        self.load_button.setText(self.tr("Load x, y…"))
+        self.load_button.setToolTip(self.tr("a two-column CSV, or a .pt with {'x': x, 'y': y}"))
+        self.generated_button.setText(self.tr("Generated"))
+        self.generated_button.setToolTip(self.tr("back to y = 2.5·x + 1.8 + noise"))
+        self.forget_zero_grad.setText(self.tr("Forget zero_grad"))
+        self.forget_zero_grad.setToolTip(
+            self.tr(
+                "skip w.grad.zero_(): .grad adds up every step's gradient, so updates keep the "
+                "momentum of all past steps and the loss swings instead of settling"
+            )
+        )
+        self.no_grad_pitfall.setText(self.tr("Forget no_grad()"))
+        self.no_grad_pitfall.setToolTip(
+            self.tr(
+                "update without torch.no_grad(): w -= lr * w.grad while autograd records, and "
+                "torch refuses the in-place change of a leaf"
+            )
+        )
+        self.clip.setText(self.tr("Clip ‖grad‖ to"))
+        self.clip.setToolTip(
+            self.tr("torch.nn.utils.clip_grad_norm_([w, b], max_norm) before each update")
+        )
+        self.clip_norm.setToolTip(self.tr("max_norm for clip_grad_norm_"))
+        self._sync_enabled()
+
+    def _row(self, form: QFormLayout, key: str, field: QWidget) -> None:
+        label = QLabel()
+        self.row_labels[key] = label
+        form.addRow(label, field)
+
     def _build_layout(self) -> None:
         run = QFormLayout()
-        run.addRow("Learning rate", self.lr)
-        run.addRow("Epochs", self.epochs)
-        run.addRow("Update", self.optimizer)
-        run.addRow("Momentum", self.momentum)
-        run.addRow("Weight decay", self.weight_decay)
-        run.addRow("Batch size", self.batch_size)
-        run.addRow("Device", self.device)
+        for key in ("lr", "epochs", "optimizer", "momentum", "weight_decay", "batch_size"):
+            self._row(run, key, getattr(self, key))
+        self._row(run, "device", self.device)
         run.addRow(self.normalise)
         data = QFormLayout()
-        data.addRow("Seed", self.seed)
-        data.addRow("Samples n", self.n)
-        data.addRow("Noise", self.noise)
+        for key in ("seed", "n", "noise"):
+            self._row(data, key, getattr(self, key))
         buttons = QHBoxLayout()
         buttons.addWidget(self.load_button)
         buttons.addWidget(self.generated_button)
@@ -138,23 +218,22 @@ class TrainingConfigForm(QWidget):
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         boxes = (self.lr, self.epochs, self.momentum, self.weight_decay, self.batch_size)
         boxes += (self.seed, self.n, self.noise, self.clip_norm)
-        for box in boxes:  # narrower than their hints: "0.01000" and "full batch" still show
-            box.setMinimumWidth(box.fontMetrics().horizontalAdvance("0.000001") + 26)
-        for combo in (self.optimizer, self.device):
-            combo.setSizeAdjustPolicy(
-                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-            )
-            combo.setMinimumContentsLength(8)
+        self._boxes = boxes
+        self._fit()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        for title, inner in (
-            ("Training", run),
-            ("Data", data),
-            ("Pitfalls and remedies", pitfalls),
-        ):
-            group = QGroupBox(title)
+        for inner in (run, data, pitfalls):
+            group = QGroupBox()
             group.setLayout(inner)
             layout.addWidget(group)
+            self.groups.append(group)
+
+    def restyle(self) -> None:  # the font follows the zoom
+        if hasattr(self, "_boxes"):
+            self._fit()
+
+    def _fit(self) -> None:
+        fit_boxes(self._boxes, (self.optimizer, self.device), 8)
 
     # --- the model -------------------------------------------------------------------------------
 
@@ -215,9 +294,9 @@ class TrainingConfigForm(QWidget):
             box.setEnabled(generated)
         self.generated_button.setEnabled(not generated)
         self.data_label.setText(
-            "x = rand(n, 1)·10\ny = 2.5·x + 1.8 + noise·randn(n, 1)"
+            self.tr("x = rand(n, 1)·10\ny = 2.5·x + 1.8 + noise·randn(n, 1)")
             if generated
-            else f"Your data: {Path(self._data_path).name}"
+            else your_data(self._data_path)
         )
 
     def _on_value_changed(self, *_args) -> None:
@@ -230,9 +309,7 @@ class TrainingConfigForm(QWidget):
         self._on_value_changed()
 
     def _on_load_clicked(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Load x, y", str(Path.home()), "x, y data (*.csv *.txt *.pt *.pth)"
-        )
+        path = ask_data_path(self)
         if path:
             self.set_data_path(path)
 

@@ -25,9 +25,17 @@ from tensorviz.core.training.network_choices import (
     MAX_HIDDEN_LAYERS,
     MAX_UNITS,
 )
+from tensorviz.core.translation import _
+from tensorviz.ui.widgets.retranslating import Retranslating
 
 
-class LayerRow(QWidget):
+def _fill_activations(combo: QComboBox, first: int = 0) -> None:
+    """The activations' names from item `first` on (core's labels, through gettext)."""
+    for index, (label, _name) in enumerate(ACTIVATIONS.values(), start=first):
+        combo.setItemText(index, _(label))
+
+
+class LayerRow(Retranslating, QWidget):
     """One hidden layer: its units, its activation and a remove button."""
 
     def __init__(self, number: int, units: int, activation: str) -> None:
@@ -38,42 +46,50 @@ class LayerRow(QWidget):
         self.units.setRange(1, MAX_UNITS)
         self.units.setValue(units)
         self.units.setKeyboardTracking(False)
-        self.units.setToolTip(f"nn.Linear(…, units): 1 to {MAX_UNITS} neurons")
         self.activation = QComboBox()
-        for key, (label, _) in ACTIVATIONS.items():
-            self.activation.addItem(label, key)
+        self.activation.setProperty("translated_items", True)
+        for key in ACTIVATIONS:
+            self.activation.addItem("", key)
         self.activation.setCurrentIndex(self.activation.findData(activation))
-        self.activation.setToolTip("the nn module after this layer's nn.Linear")
         self.activation.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.activation.setMinimumContentsLength(4)
         self.remove = QToolButton()
         self.remove.setText("−")
-        self.remove.setToolTip("Remove this layer")
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.label)
         row.addWidget(self.units, 1)
         row.addWidget(self.activation, 1)
         row.addWidget(self.remove)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.units.setToolTip(
+            self.tr("nn.Linear(…, units): 1 to %1 neurons").replace("%1", str(MAX_UNITS))
+        )
+        _fill_activations(self.activation)
+        self.activation.setToolTip(self.tr("the nn module after this layer's nn.Linear"))
+        self.remove.setToolTip(self.tr("Remove this layer"))
+        self.set_number(self.number)
 
     def set_number(self, number: int) -> None:
+        self.number = number
         self.label.setText(f"{number}")
-        self.label.setToolTip(f"Hidden layer {number}")
+        self.label.setToolTip(self.tr("Hidden layer %1").replace("%1", str(number)))
 
 
-class NetworkEditor(QGroupBox):
+class NetworkEditor(Retranslating, QGroupBox):
     changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Network", parent)
+        super().__init__(parent)
         self.feature_boxes: dict[str, QCheckBox] = {}
         features = QGridLayout()
         features.setContentsMargins(0, 0, 0, 0)
         for index, (key, feature) in enumerate(FEATURES.items()):
             box = QCheckBox(feature.label)
-            box.setToolTip(f"an input column: {feature.code} (a = x, b = y)")
             box.toggled.connect(self._on_edited)
             features.addWidget(box, index // 3, index % 3)
             self.feature_boxes[key] = box
@@ -81,14 +97,13 @@ class NetworkEditor(QGroupBox):
         self._rows_box = QVBoxLayout()
         self._rows_box.setContentsMargins(0, 0, 0, 0)
         self._rows_box.setSpacing(3)
-        self.add_button = QPushButton("+ Add layer")
-        self.add_button.setToolTip(f"Add a hidden layer (at most {MAX_HIDDEN_LAYERS})")
+        self.add_button = QPushButton()
         self.add_button.clicked.connect(self.add_layer)
         self.all_activations = QComboBox()
-        self.all_activations.addItem("Set all to…", "")
-        for key, (label, _) in ACTIVATIONS.items():
-            self.all_activations.addItem(label, key)
-        self.all_activations.setToolTip("one activation for every hidden layer")
+        self.all_activations.setProperty("translated_items", True)
+        self.all_activations.addItem("", "")
+        for key in ACTIVATIONS:
+            self.all_activations.addItem("", key)
         self.all_activations.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
@@ -97,18 +112,34 @@ class NetworkEditor(QGroupBox):
         buttons = QHBoxLayout()
         buttons.addWidget(self.add_button)
         buttons.addWidget(self.all_activations, 1)
-        inputs = QLabel("Inputs")
-        inputs.setObjectName("hint")
-        layers = QLabel("Hidden layers: units, activation")
-        layers.setObjectName("hint")
+        self.inputs = QLabel()
+        self.inputs.setObjectName("hint")
+        self.layers = QLabel()
+        self.layers.setObjectName("hint")
         layout = QVBoxLayout(self)
-        layout.addWidget(inputs)
+        layout.addWidget(self.inputs)
         layout.addLayout(features)
-        layout.addWidget(layers)
+        layout.addWidget(self.layers)
         layout.addLayout(self._rows_box)
         layout.addLayout(buttons)
         self._updating = False
         self._dims = 2
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.setTitle(self.tr("Network"))
+        for key, box in self.feature_boxes.items():
+            tip = self.tr("an input column: %1 (a = x, b = y)")
+            box.setToolTip(tip.replace("%1", FEATURES[key].code))
+        self.add_button.setText(self.tr("+ Add layer"))
+        self.add_button.setToolTip(
+            self.tr("Add a hidden layer (at most %1)").replace("%1", str(MAX_HIDDEN_LAYERS))
+        )
+        self.all_activations.setItemText(0, self.tr("Set all to…"))
+        _fill_activations(self.all_activations, first=1)
+        self.all_activations.setToolTip(self.tr("one activation for every hidden layer"))
+        self.inputs.setText(self.tr("Inputs"))
+        self.layers.setText(self.tr("Hidden layers: units, activation"))
 
     # --- the model -------------------------------------------------------------------------------
 
@@ -163,7 +194,7 @@ class NetworkEditor(QGroupBox):
         row = LayerRow(len(self.rows) + 1, units, activation)
         row.units.valueChanged.connect(self._on_edited)
         row.activation.currentIndexChanged.connect(self._on_edited)
-        row.remove.clicked.connect(lambda _=False, r=row: self.remove_layer(r))
+        row.remove.clicked.connect(lambda _checked=False, r=row: self.remove_layer(r))
         self.rows.append(row)
         self._rows_box.addWidget(row)
 

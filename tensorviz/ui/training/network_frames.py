@@ -4,12 +4,14 @@ bytes), and the network painted whole — tiles, weights and, for 1-D tasks, eac
 to pyqtgraph.
 
 Colours follow TensorFlow Playground: orange for negative values and class 0, blue for positive
-values and class 1, white in between.
+values and class 1, and in between the plots' background (white in the light theme, the dark
+background in the dark one, so no white box lights up a dark window).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -17,6 +19,7 @@ from tensorviz.core.training.network_picture import edge_segments, mosaic
 from tensorviz.core.training.network_pictures import NetworkPictures
 from tensorviz.core.training.playground_report import PlaygroundInfo
 from tensorviz.ui.training.network_painting import paint_network
+from tensorviz.ui.widgets.theme import current_theme
 
 ORANGE = np.array([245, 147, 34], dtype=np.float64)  # negative, class 0
 BLUE = np.array([8, 119, 189], dtype=np.float64)  # positive, class 1
@@ -24,20 +27,28 @@ WHITE = np.array([255, 255, 255], dtype=np.float64)
 PALE = 0.45  # the boundary behind the points is this much paler than the neuron tiles
 
 
-def _diverging(pale: float) -> np.ndarray:
-    """257 RGBA colours, each packed in one uint32: 256 from orange (-1) through white (0) to
-    blue (+1), then a transparent one for NaN."""
+def _diverging(pale: float, neutral: np.ndarray = WHITE) -> np.ndarray:
+    """257 RGBA colours, each packed in one uint32: 256 from orange (-1) through `neutral` (0)
+    to blue (+1), then a transparent one for NaN; `pale` mixes them toward the neutral."""
     t = np.linspace(-1.0, 1.0, 256)[:, None]
-    rgb = np.where(t < 0, WHITE + (ORANGE - WHITE) * -t, WHITE + (BLUE - WHITE) * t)
-    rgb = rgb + (WHITE - rgb) * pale
+    rgb = np.where(t < 0, neutral + (ORANGE - neutral) * -t, neutral + (BLUE - neutral) * t)
+    rgb = rgb + (neutral - rgb) * pale
     lut = np.zeros((257, 4), dtype=np.uint8)
     lut[:256, :3] = np.round(rgb).astype(np.uint8)
     lut[:256, 3] = 255
     return lut.view(np.uint32).reshape(-1)
 
 
-TILE_COLOURS = _diverging(0.0)
-BOUNDARY_COLOURS = _diverging(PALE)
+@cache
+def colour_tables(background: str) -> tuple[np.ndarray, np.ndarray]:
+    """(tiles, boundary) colour tables whose neutral is the plots' background `background`."""
+    neutral = np.array([int(background[i : i + 2], 16) for i in (1, 3, 5)], dtype=np.float64)
+    return _diverging(0.0, neutral), _diverging(PALE, neutral)
+
+
+def theme_colour_tables() -> tuple[np.ndarray, np.ndarray]:
+    """The tables of the theme in force (read by the pictures' thread as it makes a frame)."""
+    return colour_tables(current_theme().colours["plot_background"])
 
 
 def coloured(values: np.ndarray, lut: np.ndarray) -> np.ndarray:
@@ -89,7 +100,8 @@ class FrameMaker:
             *(np.clip(n, -1.0, 1.0) for n in pictures.neurons),
             self._output_values(pictures.output),
         ]
-        tiles = coloured(mosaic(layout, columns), TILE_COLOURS)
+        tile_colours, boundary_colours = theme_colour_tables()
+        tiles = coloured(mosaic(layout, columns), tile_colours)
         two_d = info.dims == 2
         network = paint_network(
             layout,
@@ -99,7 +111,7 @@ class FrameMaker:
             (ORANGE, BLUE),
         )
         boundary = (
-            coloured(self._output_values(pictures.score), BOUNDARY_COLOURS) if two_d else None
+            coloured(self._output_values(pictures.score), boundary_colours) if two_d else None
         )
         return PictureFrame(
             epoch=pictures.epoch,

@@ -14,10 +14,9 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPolygonF
 
 from tensorviz.core.training.network_picture import EDGE_LEVELS, NetworkLayout
+from tensorviz.ui.widgets.theme import colour
 
 EDGE_WIDTHS = (0.4, 0.8, 1.3, 2.0, 2.8)[:EDGE_LEVELS]  # device pixels, one per strength level
-BORDER = QColor("#d1d5db")
-CURVE = QColor("#1f2a44")
 TARGET_PIXELS = 400  # the longer side is painted at least this large (narrow lines stay sharp)
 
 
@@ -63,7 +62,7 @@ def paint_network(
                 )
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
         painter.drawImage(QRectF(0, 0, layout.width, layout.height), mosaic)  # nearest: crisp
-        border = QPen(BORDER, 1)
+        border = QPen(colour("border"), 1)  # the theme in force as the frame is painted
         border.setCosmetic(True)
         painter.setPen(border)
         painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -72,7 +71,7 @@ def paint_network(
             [QRectF(x, y, t, t) for origins in layout.origins for x, y in origins.tolist()]
         )
         if curves is not None and len(curves):
-            line = QPen(CURVE, 1.3)
+            line = QPen(colour("ink"), 1.3)
             line.setCosmetic(True)
             painter.setPen(line)
             for piece in np.split(curves, np.flatnonzero(np.isnan(curves[:, 0]))):

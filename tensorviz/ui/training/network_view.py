@@ -15,24 +15,27 @@ from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 from tensorviz.core.training.network_choices import ACTIVATIONS, FEATURES
 from tensorviz.core.training.network_picture import tile_at
 from tensorviz.core.training.playground_report import PlaygroundInfo
+from tensorviz.core.translation import _
+from tensorviz.ui.training.appearance_following import FollowsAppearance
 from tensorviz.ui.training.network_frames import PictureFrame
 from tensorviz.ui.training.playground_plots import elastic_title
-from tensorviz.ui.training.training_plots import INK
+from tensorviz.ui.training.training_plots import ink
+from tensorviz.ui.widgets.retranslating import Retranslating
+from tensorviz.ui.widgets.theme import colour, current_zoom
 
 SHORT_NAMES = {"relu": "ReLU", "tanh": "tanh", "sigmoid": "sigm", "gelu": "GELU", "none": "lin"}
 
 
-class NetworkView(QWidget):
+class NetworkView(Retranslating, FollowsAppearance, QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.plot = pg.PlotWidget(background="w")
+        self.plot = pg.PlotWidget()
         item = self.plot.getPlotItem()
         item.hideButtons()
         item.setMenuEnabled(False)
         item.hideAxis("left")
         item.hideAxis("bottom")
         item.vb.setAspectLocked(True)
-        elastic_title(self.plot, "Every neuron over the input plane, and the weights")
         self.picture = pg.ImageItem(axisOrder="row-major")
         self.plot.addItem(self.picture)
         self.labels: list[pg.TextItem] = []
@@ -42,34 +45,54 @@ class NetworkView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plot)
+        self.retranslate()
+
+    def restyle(self) -> None:
+        if hasattr(self, "picture"):
+            self.plot.setBackground(colour("plot_background"))
+            self.retranslate()
+
+    def retranslate(self) -> None:
+        """The title and the layer headings (the colours of the theme in force)."""
+        if not hasattr(self, "picture"):
+            return
+        elastic_title(self.plot, self.tr("Every neuron over the input plane, and the weights"))
+        if self.info is not None:
+            self._place_labels()
 
     def set_experiment(self, info: PlaygroundInfo) -> None:
         """Labels and the view's range for this network's shape (once per experiment)."""
         self.info = info
-        layout = info.layout
+        self._place_labels()
+        self._placed = False  # setRect needs the image: placed with the first frame
+
+    def _place_labels(self) -> None:
+        """The layer headings and the feature names, made once per experiment (and again in
+        another language or theme)."""
         for label in self.labels:
             self.plot.removeItem(label)
         self.labels = []
+        layout, config = self.info.layout, self.info.config
         t = layout.tile
-        config = info.config
-        headings = ["in"]
+        headings = [self.tr("in")]
         for units, activation in zip(config.hidden_layers, config.activations, strict=True):
             headings.append(f"{units}\n{SHORT_NAMES[activation]}")
-        headings.append("out")
+        headings.append(self.tr("out"))
         for origins, heading in zip(layout.origins, headings, strict=True):
             self._label(heading, origins[0, 0] + t / 2, layout.height + t * 0.25, (0.5, 1.0))
         for (x, y), name in zip(layout.origins[0], config.features, strict=True):
             self._label(FEATURES[name].label, x - t * 0.12, y + t / 2, (1.0, 0.5))
-        self._placed = False  # setRect needs the image: placed with the first frame
-        margin = t * 0.9
+        # Room for the two-line headings and the feature names, which grow with the zoom.
+        zoom = current_zoom()
+        margin = t * 0.9 * zoom
         self.plot.setRange(
             xRange=(-margin, layout.width + margin / 3),
-            yRange=(-t * 0.2, layout.height + t * 1.5),
+            yRange=(-t * 0.2, layout.height + t * 1.5 * zoom),
             padding=0,
         )
 
     def _label(self, text: str, x: float, y: float, anchor) -> None:
-        label = pg.TextItem(text, color=INK, anchor=anchor)
+        label = pg.TextItem(text, color=ink(), anchor=anchor)
         label.setPos(x, y)
         label.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.plot.addItem(label)
@@ -80,14 +103,20 @@ class NetworkView(QWidget):
         config = self.info.config
         columns = self.info.layout.columns
         if column == 0:
-            return f"input feature {FEATURES[config.features[index]].label}, over the plane"
+            text = self.tr("input feature %1, over the plane")
+            return text.replace("%1", FEATURES[config.features[index]].label)
         if column == len(columns) - 1:
-            what = "the output" if columns[-1] == 1 else f"output {index} (class {index})"
-            return f"{what}: the network's answer over the plane"
-        activation = ACTIVATIONS[config.activations[column - 1]][0]
+            if columns[-1] == 1:
+                return self.tr("the output: the network's answer over the plane")
+            text = self.tr("output %1 (class %1): the network's answer over the plane")
+            return text.replace("%1", str(index))
+        activation = _(ACTIVATIONS[config.activations[column - 1]][0])
+        text = self.tr(
+            "layer %1, neuron %2: %3 of its weighted sum, over the plane (orange negative, "
+            "blue positive)"
+        )
         return (
-            f"layer {column}, neuron {index + 1}: {activation} of its weighted sum, over the "
-            "plane (orange negative, blue positive)"
+            text.replace("%1", str(column)).replace("%2", str(index + 1)).replace("%3", activation)
         )
 
     def _on_mouse_moved(self, position) -> None:

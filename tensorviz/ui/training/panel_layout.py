@@ -4,20 +4,23 @@ keeps its text whole from the app's minimum window size up; what cannot fit scro
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QBoxLayout, QSplitter, QVBoxLayout, QWidget
 
+from tensorviz.ui.training.appearance_following import FollowsAppearance
 from tensorviz.ui.widgets.scrolling import scrolling
 
 
-class ResponsiveRow(QWidget):
+class ResponsiveRow(FollowsAppearance, QWidget):
     """Widgets side by side, stacked in a column when the row is too narrow for them."""
 
     def __init__(
-        self, widgets: list[tuple[QWidget, int]], side_by_side_width: int, parent=None
+        self, widgets: list[tuple[QWidget, int]], side_by_side_width: Callable[[], int], parent=None
     ) -> None:
         """widgets: (widget, stretch) pairs, left to right (top to bottom when stacked), side by
-        side from side_by_side_width on."""
+        side from side_by_side_width() on (asked again when the zoom or language changes)."""
         super().__init__(parent)
         self.box = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
         self.box.setContentsMargins(0, 4, 0, 0)
@@ -33,7 +36,13 @@ class ResponsiveRow(QWidget):
 
     def resizeEvent(self, event) -> None:  # noqa: N802 — Qt override
         super().resizeEvent(event)
-        wide = event.size().width() >= self.side_by_side_width
+        self._arrange(event.size().width())
+
+    def restyle(self) -> None:
+        self._arrange(self.width())
+
+    def _arrange(self, width: int) -> None:
+        wide = width >= self.side_by_side_width()
         direction = QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom
         if self.box.direction() != direction:
             self.box.setDirection(direction)
@@ -46,8 +55,11 @@ def lay_out_panel(panel) -> None:
     side_layout.setContentsMargins(0, 0, 0, 0)
     side_layout.addWidget(panel.gradient_view)
     side_layout.addStretch(1)
+
     # Side by side when the code and the gradients fit whole; stacked on a narrow window.
-    wide = panel.phase_view.comfortable_width() + panel.gradient_view.sizeHint().width() + 12
+    def wide() -> int:
+        return panel.phase_view.comfortable_width() + panel.gradient_view.sizeHint().width() + 12
+
     bottom = ResponsiveRow([(panel.phase_view, 3), (side, 2)], wide)
     bottom_scroll = scrolling(bottom)
     bottom_scroll.setMinimumHeight(90)

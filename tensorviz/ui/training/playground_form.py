@@ -3,13 +3,10 @@ TrainingConfig (the form computes nothing; the task itself is chosen above, by t
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -26,22 +23,24 @@ from tensorviz.core.training.network_choices import (
     changes_for_task,
     task_defaults,
 )
-from tensorviz.ui.training.config_form import _double, _integer
+from tensorviz.core.translation import _
+from tensorviz.ui.training.appearance_following import FollowsAppearance
+from tensorviz.ui.training.config_form import (
+    _double,
+    _integer,
+    ask_data_path,
+    fit_boxes,
+    your_data,
+)
 from tensorviz.ui.training.network_editor import NetworkEditor
+from tensorviz.ui.widgets.retranslating import Retranslating
 
 OPTIMIZERS = (("adam", "optim.Adam"), ("sgd", "optim.SGD"))
 FIRST_TASK = "circles"
+__all__ = ["ask_data_path", "PlaygroundForm"]  # ask_data_path: the area asks for a file too
 
 
-def ask_data_path(parent: QWidget) -> str | None:
-    """The user's x, y file, chosen in a dialog (None if cancelled)."""
-    path, _ = QFileDialog.getOpenFileName(
-        parent, "Load x, y", str(Path.home()), "x, y data (*.csv *.txt *.pt *.pth)"
-    )
-    return path or None
-
-
-class PlaygroundForm(QWidget):
+class PlaygroundForm(Retranslating, FollowsAppearance, QWidget):
     config_changed = Signal(object)  # TrainingConfig
 
     def __init__(
@@ -50,45 +49,43 @@ class PlaygroundForm(QWidget):
         super().__init__(parent)
         self._config = initial or TrainingConfig(**task_defaults(FIRST_TASK))
         self._updating = False
-        self.seed = _integer(0, 2**31 - 1, "np.random.default_rng(seed) and torch.manual_seed")
-        self.n = _integer(4, 100_000, "number of samples")
-        self.noise = _double(0.0, 10.0, 2, 0.05, "std of the Gaussian jitter added to the data")
-        self.test_fraction = _double(0.0, 0.9, 2, 0.05, "share of the samples held out for testing")
+        self.seed = _integer(0, 2**31 - 1)
+        self.n = _integer(4, 100_000)
+        self.noise = _double(0.0, 10.0, 2, 0.05)
+        self.test_fraction = _double(0.0, 0.9, 2, 0.05)
         self.task_label = QLabel()
         self.task_label.setObjectName("hint")
         self.task_label.setWordWrap(True)
-        self.load_button = QPushButton("Load x, y…")
-        self.load_button.setToolTip("a two-column CSV, or a .pt with {'x': x, 'y': y}")
+        self.load_button = QPushButton()
         self.load_button.clicked.connect(self._on_load_clicked)
-        self.normalise = QCheckBox("Normalise x")
-        self.normalise.setToolTip("standardise your x to mean 0, std 1 before training")
+        self.normalise = QCheckBox()
         self.network = NetworkEditor()
         self.loss = QComboBox()
-        for key, (label, name) in LOSSES.items():
-            self.loss.addItem(label, key)
+        self.loss.setProperty("translated_items", True)
+        for key, (_label, name) in LOSSES.items():
+            self.loss.addItem("", key)
             self.loss.setItemData(
                 self.loss.count() - 1, f"nn.{name}()", Qt.ItemDataRole.ToolTipRole
             )
         self.optimizer = QComboBox()
         for key, label in OPTIMIZERS:
             self.optimizer.addItem(label, key)
-        self.lr = _double(0.00001, 10.0, 5, 0.01, "learning rate: the size of each step")
-        self.momentum = _double(0.0, 0.99, 2, 0.1, "SGD momentum (0: plain gradient descent)")
-        self.weight_decay = _double(0.0, 1.0, 4, 0.001, "the optimizer's weight decay")
-        self.l2 = _double(0.0, 1.0, 4, 0.001, "l2 · Σ ‖W‖² added to the loss (weights only)")
-        self.dropout = _double(0.0, 0.9, 2, 0.05, "nn.Dropout(p) after each hidden layer")
-        self.batch_size = _integer(0, 100_000, "samples per update; full batch: all of them")
-        self.batch_size.setSpecialValueText("full batch")
-        self.epochs = _integer(1, 1_000_000, "how many passes over the training samples")
+        self.lr = _double(0.00001, 10.0, 5, 0.01)
+        self.momentum = _double(0.0, 0.99, 2, 0.1)
+        self.weight_decay = _double(0.0, 1.0, 4, 0.001)
+        self.l2 = _double(0.0, 1.0, 4, 0.001)
+        self.dropout = _double(0.0, 0.9, 2, 0.05)
+        self.batch_size = _integer(0, 100_000)
+        self.epochs = _integer(1, 1_000_000)
         self.device = QComboBox()
         self.device.addItems(devices)
-        self.device.setToolTip("the model and the data are moved there with .to(device)")
-        self.clip = QCheckBox("Clip ‖grad‖ to")
-        self.clip.setToolTip("torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)")
-        self.clip_norm = _double(0.001, 1000.0, 3, 0.5, "max_norm for clip_grad_norm_")
-        self.forget_zero_grad = QCheckBox("Forget zero_grad")
-        self.forget_zero_grad.setToolTip("skip optimizer.zero_grad(): .grad keeps accumulating")
+        self.clip = QCheckBox()
+        self.clip_norm = _double(0.001, 1000.0, 3, 0.5)
+        self.forget_zero_grad = QCheckBox()
+        self.row_labels: dict[str, QLabel] = {}
+        self.groups: list[QGroupBox] = []
         self._build_layout()
+        self.retranslate()
         self.set_config(self._config)
         for box in (self.noise, self.test_fraction, self.lr, self.momentum, self.weight_decay):
             box.valueChanged.connect(self._on_value_changed)
@@ -101,28 +98,75 @@ class PlaygroundForm(QWidget):
             check.toggled.connect(self._on_value_changed)
         self.network.changed.connect(self._on_value_changed)
 
+    def retranslate(self) -> None:
+        for key, text in {
+            "seed": self.tr("Seed"),
+            "n": self.tr("Samples n"),
+            "noise": self.tr("Noise"),
+            "test_fraction": self.tr("Test fraction"),
+            "loss": self.tr("Loss"),
+            "optimizer": self.tr("Optimizer"),
+            "lr": self.tr("Learning rate"),
+            "momentum": self.tr("Momentum"),
+            "weight_decay": self.tr("Weight decay"),
+            "l2": self.tr("L2"),
+            "dropout": self.tr("Dropout"),
+            "batch_size": self.tr("Batch size"),
+            "epochs": self.tr("Epochs"),
+            "device": self.tr("Device"),
+        }.items():
+            self.row_labels[key].setText(text)
+        for group, title in zip(self.groups, (self.tr("Data"), self.tr("Training")), strict=True):
+            group.setTitle(title)
+        self.seed.setToolTip(self.tr("np.random.default_rng(seed) and torch.manual_seed"))
+        self.n.setToolTip(self.tr("number of samples"))
+        self.noise.setToolTip(self.tr("std of the Gaussian jitter added to the data"))
+        self.test_fraction.setToolTip(self.tr("share of the samples held out for testing"))
+        self.load_button.setText(self.tr("Load x, y…"))
+        self.load_button.setToolTip(self.tr("a two-column CSV, or a .pt with {'x': x, 'y': y}"))
+        self.normalise.setText(self.tr("Normalise x"))
+        self.normalise.setToolTip(self.tr("standardise your x to mean 0, std 1 before training"))
+        for index, (label, _name) in enumerate(LOSSES.values()):
+            self.loss.setItemText(index, _(label))  # the loss names are core's (gettext)
+        self.lr.setToolTip(self.tr("learning rate: the size of each step"))
+        self.momentum.setToolTip(self.tr("SGD momentum (0: plain gradient descent)"))
+        self.weight_decay.setToolTip(self.tr("the optimizer's weight decay"))
+        self.l2.setToolTip(self.tr("l2 · Σ ‖W‖² added to the loss (weights only)"))
+        self.dropout.setToolTip(self.tr("nn.Dropout(p) after each hidden layer"))
+        self.batch_size.setToolTip(self.tr("samples per update; full batch: all of them"))
+        self.batch_size.setSpecialValueText(self.tr("full batch"))
+        self.epochs.setToolTip(self.tr("how many passes over the training samples"))
+        self.device.setToolTip(self.tr("the model and the data are moved there with .to(device)"))
+        self.clip.setText(self.tr("Clip ‖grad‖ to"))
+        self.clip.setToolTip(
+            self.tr("torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)")
+        )
+        self.clip_norm.setToolTip(self.tr("max_norm for clip_grad_norm_"))
+        self.forget_zero_grad.setText(self.tr("Forget zero_grad"))
+        self.forget_zero_grad.setToolTip(
+            self.tr("skip optimizer.zero_grad(): .grad keeps accumulating")
+        )
+        self._sync_enabled()
+
+    def _row(self, form: QFormLayout, key: str) -> None:
+        label = QLabel()
+        self.row_labels[key] = label
+        form.addRow(label, getattr(self, key))
+
     def _build_layout(self) -> None:
         data = QFormLayout()
         data.addRow(self.task_label)
-        data.addRow("Seed", self.seed)
-        data.addRow("Samples n", self.n)
-        data.addRow("Noise", self.noise)
-        data.addRow("Test fraction", self.test_fraction)
+        for key in ("seed", "n", "noise", "test_fraction"):
+            self._row(data, key)
         own = QHBoxLayout()
         own.addWidget(self.load_button)
         own.addWidget(self.normalise)
         data.addRow(own)
         run = QFormLayout()
-        run.addRow("Loss", self.loss)
-        run.addRow("Optimizer", self.optimizer)
-        run.addRow("Learning rate", self.lr)
-        run.addRow("Momentum", self.momentum)
-        run.addRow("Weight decay", self.weight_decay)
-        run.addRow("L2", self.l2)
-        run.addRow("Dropout", self.dropout)
-        run.addRow("Batch size", self.batch_size)
-        run.addRow("Epochs", self.epochs)
-        run.addRow("Device", self.device)
+        for key in ("loss", "optimizer", "lr", "momentum", "weight_decay", "l2", "dropout"):
+            self._row(run, key)
+        for key in ("batch_size", "epochs", "device"):
+            self._row(run, key)
         clip = QHBoxLayout()
         clip.addWidget(self.clip)
         clip.addWidget(self.clip_norm, 1)
@@ -132,21 +176,24 @@ class PlaygroundForm(QWidget):
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         boxes = (self.seed, self.n, self.noise, self.test_fraction, self.lr, self.momentum)
         boxes += (self.weight_decay, self.l2, self.dropout, self.batch_size, self.epochs)
-        for box in (*boxes, self.clip_norm):  # narrower than their hints; "full batch" shows
-            box.setMinimumWidth(box.fontMetrics().horizontalAdvance("0.000001") + 26)
-        for combo in (self.loss, self.optimizer, self.device):
-            combo.setSizeAdjustPolicy(
-                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-            )
-            combo.setMinimumContentsLength(6)
+        self._boxes = (*boxes, self.clip_norm)
+        self._fit()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        for title, inner in (("Data", data), ("Training", run)):
-            group = QGroupBox(title)
+        for index, inner in enumerate((data, run)):
+            group = QGroupBox()
             group.setLayout(inner)
             layout.addWidget(group)
-            if title == "Data":
+            self.groups.append(group)
+            if index == 0:
                 layout.addWidget(self.network)
+
+    def restyle(self) -> None:  # the font follows the zoom
+        if hasattr(self, "_boxes"):
+            self._fit()
+
+    def _fit(self) -> None:
+        fit_boxes(self._boxes, (self.loss, self.optimizer, self.device), 6)
 
     # --- the model -------------------------------------------------------------------------------
 
@@ -247,9 +294,9 @@ class PlaygroundForm(QWidget):
             item.setEnabled(classification or self.loss.itemData(index) == "mse")
         if file_task:
             path = self._config.data_path
-            text = f"Your data: {Path(path).name}" if path else "Load a CSV or .pt of x, y"
+            text = your_data(path) if path else self.tr("Load a CSV or .pt of x, y")
         else:
-            text = task.description
+            text = task.shown_description
         self.task_label.setText(text)
 
     def _on_value_changed(self, *_args) -> None:

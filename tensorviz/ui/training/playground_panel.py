@@ -10,7 +10,7 @@ experiment.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QSizePolicy, QTabWidget, QWidget
 
@@ -28,6 +28,7 @@ from tensorviz.core.training.playground_report import (
 from tensorviz.core.training.playground_trainer import NetworkRecord, network_phase_codes
 from tensorviz.core.training.remedies import apply_remedy
 from tensorviz.core.training.script_export import script_file_name
+from tensorviz.ui.training.appearance_following import FollowsAppearance
 from tensorviz.ui.training.code_view import ModelView, ScriptView
 from tensorviz.ui.training.network_frames import PictureFrame
 from tensorviz.ui.training.network_view import NetworkView
@@ -42,16 +43,25 @@ from tensorviz.ui.training.step_view import PhaseView
 from tensorviz.ui.training.training_worker import TrainingThread
 from tensorviz.ui.training.transport_bar import TransportBar
 
+# The transport bar translates these (context "TransportBar").
 EXPORTS = (
-    ("copy", "Copy as PyTorch"),
-    ("script", "Script as .py…"),
-    ("csv", "Loss history as CSV…"),
-    ("png", "Pictures as PNG…"),
-    ("pt", "Parameters (state_dict) as .pt…"),
+    ("copy", QT_TRANSLATE_NOOP("TransportBar", "Copy as PyTorch")),
+    ("script", QT_TRANSLATE_NOOP("TransportBar", "Script as .py…")),
+    ("csv", QT_TRANSLATE_NOOP("TransportBar", "Loss history as CSV…")),
+    ("png", QT_TRANSLATE_NOOP("TransportBar", "Pictures as PNG…")),
+    ("pt", QT_TRANSLATE_NOOP("TransportBar", "Parameters (state_dict) as .pt…")),
 )
+GRAPH_BUTTON = (
+    QT_TRANSLATE_NOOP("TransportBar", "Autograd graph"),
+    QT_TRANSLATE_NOOP(
+        "TransportBar",
+        "Open the autograd graph of the current model's loss in the Autograd graph area",
+    ),
+)
+RESET_TIP = QT_TRANSLATE_NOOP("TransportBar", "Start again from the seeded initial weights (R)")
 
 
-class PlaygroundPanel(RunPanel):
+class PlaygroundPanel(FollowsAppearance, RunPanel):
     # The loss of the current model as fresh tensors (name → tensor: parameters, x, y, output,
     # loss) and the loss's nn class name, for the Autograd graph area.
     network_graph_built = Signal(dict, str)
@@ -60,6 +70,7 @@ class PlaygroundPanel(RunPanel):
     architecture_requested = Signal(object, object)
     frame_drawn = Signal(int)  # the epoch of the pictures just drawn
     _pictures_handled = Signal()
+    _pictures_requested = Signal()  # the theme changed: paint the network and boundary again
 
     def __init__(
         self,
@@ -75,12 +86,7 @@ class PlaygroundPanel(RunPanel):
         self.frame: PictureFrame | None = None
         self.frames_drawn = 0
         self.form = PlaygroundForm(devices or ["cpu"], initial)
-        self.bar = TransportBar(exports=EXPORTS)
-        self.bar.reset_button.setToolTip("Start again from the seeded initial weights (R)")
-        self.bar.graph_button.setText("Autograd graph")
-        self.bar.graph_button.setToolTip(
-            "Open the autograd graph of the current model's loss in the Autograd graph area"
-        )
+        self.bar = TransportBar(exports=EXPORTS, graph_button=GRAPH_BUTTON, reset_tip=RESET_TIP)
         self.bar.smoothing.hide()
         self.problem_view = ProblemView()
         self.network_view = NetworkView()
@@ -91,9 +97,8 @@ class PlaygroundPanel(RunPanel):
         self.script_view = ScriptView()
         self.model_view = ModelView()
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.phase_view, "Step")
-        self.tabs.addTab(self.script_view, "Code")
-        self.tabs.addTab(self.model_view, "Model")
+        for view in (self.phase_view, self.script_view, self.model_view):
+            self.tabs.addTab(view, "")
         self.summary = QLabel("")
         self.summary.setObjectName("sectionTitle")
         self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
@@ -106,6 +111,7 @@ class PlaygroundPanel(RunPanel):
         self.script_view.copy_requested.connect(self.copy_script)
         self.script_view.export_requested.connect(lambda: self._on_export_requested("script"))
         lay_out_playground(self)
+        self._retranslate_views()
         self._build_shortcuts()
         copy = QShortcut(QKeySequence("Ctrl+Shift+C"), self)
         copy.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -117,6 +123,7 @@ class PlaygroundPanel(RunPanel):
         worker.snapshot_ready.connect(self.picture_worker.make)
         self.picture_worker.pictures_ready.connect(self._on_pictures_ready)
         self._pictures_handled.connect(worker.acknowledge_pictures)
+        self._pictures_requested.connect(worker.redraw_pictures)
         self._start_worker(worker)
 
     # --- the model and its graphs ----------------------------------------------------------------
@@ -136,7 +143,7 @@ class PlaygroundPanel(RunPanel):
 
     def _current_state(self) -> dict | None:
         if self.info is None or self.frame is None:
-            self.status_message.emit("The experiment is still being prepared")
+            self.status_message.emit(self.tr("The experiment is still being prepared"))
             return None
         return self.frame.state
 
@@ -154,12 +161,11 @@ class PlaygroundPanel(RunPanel):
 
     def copy_script(self) -> None:
         if self.info is None or not self.info.script:
-            self.status_message.emit(
-                "No script yet: " + (self.info.script_problem if self.info else "preparing")
-            )
+            why = self.info.script_problem if self.info else self.tr("preparing")
+            self.status_message.emit(self.tr("No script yet: %1").replace("%1", why))
             return
         QGuiApplication.clipboard().setText(self.info.script)
-        self.status_message.emit("Copied the run as a PyTorch script")
+        self.status_message.emit(self.tr("Copied the run as a PyTorch script"))
 
     # --- exports ---------------------------------------------------------------------------------
 
@@ -180,33 +186,51 @@ class PlaygroundPanel(RunPanel):
             self.copy_script()
             return
         if self.info is None or self.frame is None:
-            self.status_message.emit("The experiment is still being prepared")
+            self.status_message.emit(self.tr("The experiment is still being prepared"))
             return
         if kind == "script" and not self.info.script:
-            self.status_message.emit(f"No script: {self.info.script_problem}")
+            no_script = self.tr("No script: %1")
+            self.status_message.emit(no_script.replace("%1", self.info.script_problem))
             return
         if kind == "csv" and not self.history:
-            self.status_message.emit("Nothing to export yet: train at least one epoch first")
+            self.status_message.emit(
+                self.tr("Nothing to export yet: train at least one epoch first")
+            )
             return
         title, suggested, file_filter, write = {
             "script": (
-                "Export script",
+                self.tr("Export script"),
                 script_file_name(self.info.config),
-                "Python (*.py)",
+                self.tr("Python (*.py)"),
                 self.export_script,
             ),
-            "csv": ("Export loss history", "playground.csv", "CSV (*.csv)", self.export_csv),
-            "png": ("Export pictures", "playground.png", "PNG image (*.png)", self.export_png),
+            "csv": (
+                self.tr("Export loss history"),
+                "playground.csv",
+                self.tr("CSV (*.csv)"),
+                self.export_csv,
+            ),
+            "png": (
+                self.tr("Export pictures"),
+                "playground.png",
+                self.tr("PNG image (*.png)"),
+                self.export_png,
+            ),
             "pt": (
-                "Export parameters",
+                self.tr("Export parameters"),
                 "playground.pt",
-                "PyTorch file (*.pt)",
+                self.tr("PyTorch file (*.pt)"),
                 self.export_parameters,
             ),
         }[kind]
         self._export_with_dialog(title, suggested, file_filter, write)
 
     # --- worker results --------------------------------------------------------------------------
+
+    def restyle(self) -> None:
+        """The pictures' colours pass through the theme's background: have them made again."""
+        if self.info is not None and hasattr(self, "worker"):
+            self._pictures_requested.emit()
 
     def _on_pictures_ready(self, generation: int, frame: PictureFrame) -> None:
         if generation == self.generation:
@@ -234,9 +258,7 @@ class PlaygroundPanel(RunPanel):
         self.script_view.show_script(info.script, info.script_problem)
         parameters = sum(v.size for v in info.pictures.state.values())
         self.model_view.show_model(info.model_text, parameters)
-        self.summary.setText(
-            f"{info.source} · {len(info.train)} training, {len(info.test)} test samples"
-        )
+        self._show_summary(None)
 
     def _show_records(self, records: list[NetworkRecord]) -> None:
         self.loss_plot.add_records(records)
@@ -244,18 +266,32 @@ class PlaygroundPanel(RunPanel):
         self.gradient_plot.show_norms(last.grad_norms, self.history[0].grad_norms)
         self._show_summary(last)
 
-    def _show_summary(self, last: NetworkRecord) -> None:
-        text = f"epoch {last.epoch} · train loss {last.loss:.4g}"
+    def _show_summary(self, last: NetworkRecord | None) -> None:
+        """The experiment's samples before the first epoch, then the last epoch's losses."""
+        if last is None:
+            if self.info is not None:
+                text = self.tr("%1 · %2 training, %3 test samples").replace("%1", self.info.source)
+                text = text.replace("%2", str(len(self.info.train)))
+                self.summary.setText(text.replace("%3", str(len(self.info.test))))
+            return
+        text = self.tr("epoch %1 · train loss %2").replace("%1", str(last.epoch))
+        text = text.replace("%2", f"{last.loss:.4g}")
         if last.test_loss is not None:
-            text += f" · test loss {last.test_loss:.4g}"
+            text += self.tr(" · test loss %1").replace("%1", f"{last.test_loss:.4g}")
         if last.test_accuracy is not None:
-            text += f" · test accuracy {last.test_accuracy:.1%}"
+            text += self.tr(" · test accuracy %1").replace("%1", f"{last.test_accuracy:.1%}")
         self.summary.setText(text)
 
+    def _retranslate_views(self) -> None:
+        for index, title in enumerate((self.tr("Step"), self.tr("Code"), self.tr("Model"))):
+            self.tabs.setTabText(index, title)
+        if self.summary.text():
+            self._show_summary(self.history[-1] if self.history else None)
+
     def _finished_message(self, last: NetworkRecord) -> str:
-        text = f"Training finished: loss {last.loss:.4f}"
+        text = self.tr("Training finished: loss %1").replace("%1", f"{last.loss:.4f}")
         if last.test_accuracy is not None:
-            text += f", test accuracy {last.test_accuracy:.1%}"
+            text += self.tr(", test accuracy %1").replace("%1", f"{last.test_accuracy:.1%}")
         return text
 
     def _explain_divergence(self, divergence, last) -> ExplainedError:
@@ -263,9 +299,3 @@ class PlaygroundPanel(RunPanel):
 
     def _remedied_config(self, key: str) -> TrainingConfig:
         return apply_remedy(self.form.config(), self.remedies[key])
-
-    def _setup_hint(self) -> str:
-        return (
-            "Change the setting it names; for your own data load a two-column CSV of numbers or "
-            "a .pt holding {'x': x, 'y': y}."
-        )

@@ -13,21 +13,26 @@ from tensorviz.core.training.network_picture import grid_points
 from tensorviz.core.training.network_pictures import BOUNDARY_GRID
 from tensorviz.core.training.playground_report import PlaygroundInfo, gradient_verdict
 from tensorviz.core.training.playground_trainer import NetworkRecord
+from tensorviz.ui.training.appearance_following import FollowsAppearance
 from tensorviz.ui.training.network_frames import BLUE as BLUE_RGB
 from tensorviz.ui.training.network_frames import ORANGE as ORANGE_RGB
 from tensorviz.ui.training.network_frames import PictureFrame
 from tensorviz.ui.training.training_plots import (
-    GREY,
-    INK,
     LossAxis,
     SeriesBuffer,
     _key,
     _long_curve,
     _plot,
     _set_title,
+    faint,
+    ink,
+    style_plot,
 )
+from tensorviz.ui.widgets.retranslating import Retranslating
+from tensorviz.ui.widgets.theme import colour
 
 CLASS_COLOURS = (tuple(int(c) for c in ORANGE_RGB), tuple(int(c) for c in BLUE_RGB))
+# The tiles' blue and orange (TensorFlow Playground's), readable on both themes' backgrounds.
 TRAIN_COLOUR, TEST_COLOUR = "#0877bd", "#f59322"
 SMALLEST_NORM = 1e-30  # a zero gradient norm is drawn here on the log axis
 
@@ -74,21 +79,26 @@ def _framed(plot: pg.PlotWidget, below: QWidget | None = None) -> QWidget:
     return box
 
 
-class BoundaryView(QWidget):
+def _background() -> str:
+    return colour("plot_background").name()
+
+
+class BoundaryView(Retranslating, FollowsAppearance, QWidget):
     """2-D tasks: P(class 1) over the plane behind the points (● training, ○ test). 1-D tasks:
     the points and the function the network computes."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.plot = _plot("Decision boundary", "x", "y")
+        self.info: PlaygroundInfo | None = None
+        self.plot = _plot("x", "y")
         item = self.plot.getPlotItem()
         item.vb.disableAutoRange()
         self.image = pg.ImageItem(axisOrder="row-major")
         self.image.setZValue(-10)
         self.plot.addItem(self.image)
-        self.train_points = pg.ScatterPlotItem(size=6, pen=pg.mkPen("w", width=0.8))
-        self.test_points = pg.ScatterPlotItem(size=6, brush=pg.mkBrush("w"))
-        self.curve = self.plot.plot([], [], pen=pg.mkPen(INK, width=2.5))
+        self.train_points = pg.ScatterPlotItem(size=6)
+        self.test_points = pg.ScatterPlotItem(size=6)
+        self.curve = self.plot.plot([], [])
         for points in (self.train_points, self.test_points):
             # Static between experiments: Qt keeps their pixels, so a new boundary frame never
             # makes pyqtgraph draw 500 points again (only a zoom or a resize does).
@@ -98,41 +108,72 @@ class BoundaryView(QWidget):
         self._image_rect: QRectF | None = None
         QVBoxLayout(self).setContentsMargins(0, 0, 0, 0)
         self.layout().addWidget(self.plot)
+        self.restyle()
+
+    def restyle(self) -> None:
+        if not hasattr(self, "curve"):
+            return
+        style_plot(self.plot, "x", "y")
+        self.curve.setPen(pg.mkPen(ink(), width=2.5))
+        background = _background()  # outlines and hollow circles in the background's colour
+        self.train_points.setPen(pg.mkPen(background, width=0.8))
+        self.test_points.setBrush(pg.mkBrush(background))
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        if not hasattr(self, "curve"):
+            return
+        if self.info is None:
+            elastic_title(self.plot, self.tr("Decision boundary"))
+            return
+        train, test = self.tr("train"), self.tr("test")
+        keys = f"{_key(ink(), '●', train)} {_key(ink(), '○', test)}"
+        if self.info.dims == 2:
+            elastic_title(self.plot, self.tr("P(class 1) · %1").replace("%1", keys))
+        else:
+            elastic_title(self.plot, self.tr("The fitted function · %1").replace("%1", keys))
 
     def set_experiment(self, info: PlaygroundInfo) -> None:
+        self.info = info
+        background = _background()
         x0, x1, y0, y1 = info.plane
         train, test = info.points[info.train], info.points[info.test]
         two_d = info.dims == 2
         self.image.setVisible(two_d)
         self.curve.setVisible(not two_d)
         self.plot.getPlotItem().vb.setAspectLocked(two_d)
-        keys = f"{_key(INK, '●', 'train')} {_key(INK, '○', 'test')}"
         if two_d:
             labels = info.targets.astype(int)
             self._image_rect = QRectF(x0, y0, x1 - x0, y1 - y0)  # placed with the first frame
             self.train_points.setData(
                 train[:, 0],
                 train[:, 1],
+                pen=pg.mkPen(background, width=0.8),
                 brush=[pg.mkBrush(*CLASS_COLOURS[c]) for c in labels[info.train]],
             )
             self.test_points.setData(
                 test[:, 0],
                 test[:, 1],
                 pen=[pg.mkPen(CLASS_COLOURS[c], width=1.6) for c in labels[info.test]],
-                brush=pg.mkBrush("w"),
+                brush=pg.mkBrush(background),
             )
-            elastic_title(self.plot, f"P(class 1) · {keys}")
         else:
             values = info.targets.reshape(-1)
             self._x_grid = grid_points(info.plane, BOUNDARY_GRID, 1).numpy()[:, 0]
             self.train_points.setData(
-                train[:, 0], values[info.train], brush=pg.mkBrush(TRAIN_COLOUR)
+                train[:, 0],
+                values[info.train],
+                pen=pg.mkPen(background, width=0.8),
+                brush=pg.mkBrush(TRAIN_COLOUR),
             )
             self.test_points.setData(
-                test[:, 0], values[info.test], pen=pg.mkPen(TEST_COLOUR, width=1.6)
+                test[:, 0],
+                values[info.test],
+                pen=pg.mkPen(TEST_COLOUR, width=1.6),
+                brush=pg.mkBrush(background),
             )
             self.curve.setData([], [])
-            elastic_title(self.plot, f"The fitted function · {keys}")
+        self.retranslate()
         self.plot.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0.02)
 
     def show_frame(self, frame: PictureFrame) -> None:
@@ -146,22 +187,30 @@ class BoundaryView(QWidget):
             self.curve.setData(*((self._x_grid, frame.curve) if finite else ([], [])))
 
 
-class LossPlot(QWidget):
+class LossPlot(Retranslating, FollowsAppearance, QWidget):
     """The training loss (each epoch's mini-batches) and the test loss (after the epoch)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.plot = _plot("Loss", "epoch", "loss", LossAxis("left"))
+        self.plot = _plot(axis=LossAxis("left"))
         self.plot.getAxis("left").enableAutoSIPrefix(False)
         self.records = SeriesBuffer(3)  # epoch, loss, test loss
         self.log = False
         self.train = _long_curve(self.plot, pg.mkPen(TRAIN_COLOUR, width=1.8))
         self.test = _long_curve(self.plot, pg.mkPen(TEST_COLOUR, width=1.8))
-        _set_title(
-            self.plot, f"Loss · {_key(TRAIN_COLOUR, '—', 'train')} {_key(TEST_COLOUR, '—', 'test')}"
-        )
         QVBoxLayout(self).setContentsMargins(0, 0, 0, 0)
         self.layout().addWidget(self.plot)
+        self.retranslate()
+
+    def restyle(self) -> None:
+        if hasattr(self, "train"):
+            self.retranslate()
+
+    def retranslate(self) -> None:
+        style_plot(self.plot, self.tr("epoch"), self.tr("loss"))
+        train, test = self.tr("train"), self.tr("test")
+        keys = f"{_key(TRAIN_COLOUR, '—', train)} {_key(TEST_COLOUR, '—', test)}"
+        _set_title(self.plot, self.tr("Loss · %1").replace("%1", keys))
 
     def set_experiment(self, info: PlaygroundInfo) -> None:
         self.records.clear()
@@ -192,26 +241,18 @@ class LossPlot(QWidget):
             follow_values(self.plot, np.concatenate([train, test]), self.log)
 
 
-class GradientPlot(QWidget):
+class GradientPlot(Retranslating, FollowsAppearance, QWidget):
     """‖∂L/∂W‖ of each Linear layer on a log axis: now, and at epoch 1 (dashed); below it the
     verdict (vanishing, exploding, healthy)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.plot = _plot("", "layer", "‖grad W‖ (log)", LossAxis("left"))
+        self.plot = _plot(axis=LossAxis("left"))
         self.plot.getPlotItem().setLogMode(y=True)
         self.plot.getPlotItem().vb.disableAutoRange()
         self.plot.getAxis("left").enableAutoSIPrefix(False)
-        self.first = self.plot.plot(
-            [], [], pen=pg.mkPen(GREY, width=1.5, style=Qt.PenStyle.DashLine)
-        )
-        self.now = self.plot.plot(
-            [], [], pen=pg.mkPen(INK, width=2), symbol="o", symbolSize=7, symbolBrush=INK
-        )
-        _set_title(
-            self.plot,
-            f"{_key(INK, '●', 'now')} {_key(GREY, '- -', 'epoch 1')}",
-        )
+        self.first = self.plot.plot([], [])
+        self.now = self.plot.plot([], [], symbol="o", symbolSize=7)
         self.verdict = QLabel("")
         self.verdict.setWordWrap(True)
         self.verdict.setObjectName("hint")
@@ -220,6 +261,29 @@ class GradientPlot(QWidget):
         QVBoxLayout(self).setContentsMargins(0, 0, 0, 0)
         self.layout().addWidget(_framed(self.plot, self.verdict))
         self.kind = ""
+        self._norms: tuple | None = None
+        self.restyle()
+
+    def restyle(self) -> None:
+        if not hasattr(self, "kind"):
+            return
+        self.first.setPen(pg.mkPen(faint(), width=1.5, style=Qt.PenStyle.DashLine))
+        self.now.setPen(pg.mkPen(ink(), width=2))
+        self.now.setSymbolBrush(ink())
+        self.verdict.setFixedHeight(2 * self.verdict.fontMetrics().lineSpacing() + 4)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        if not hasattr(self, "kind"):
+            return
+        style_plot(self.plot, self.tr("layer"), self.tr("‖grad W‖ (log)"))
+        epoch_1 = self.tr("epoch 1")
+        now = self.tr("now")
+        _set_title(self.plot, f"{_key(ink(), '●', now)} {_key(faint(), '- -', epoch_1)}")
+        if self._norms is None:
+            self.verdict.setText(self.tr("Gradients appear after the first backward pass."))
+        else:
+            self._show_verdict(self._norms)
 
     def set_experiment(self, info: PlaygroundInfo) -> None:
         layers = len(info.config.hidden_layers) + 1
@@ -227,7 +291,8 @@ class GradientPlot(QWidget):
         self.plot.getAxis("bottom").setTicks([[(i, str(i)) for i in range(1, layers + 1)]])
         self.first.setData([], [])
         self.now.setData([], [])
-        self.verdict.setText("Gradients appear after the first backward pass.")
+        self._norms = None
+        self.verdict.setText(self.tr("Gradients appear after the first backward pass."))
         self.kind = ""
 
     def show_norms(self, norms: tuple[float, ...], first: tuple[float, ...] | None) -> None:
@@ -242,8 +307,13 @@ class GradientPlot(QWidget):
             curve.setData(layers, np.maximum(shown, SMALLEST_NORM))
         both = [v for v in (norms, first) if v is not None]
         follow_values(self.plot, np.maximum(np.concatenate(both), SMALLEST_NORM), log=True)
+        self._show_verdict(norms)
+
+    def _show_verdict(self, norms: tuple[float, ...]) -> None:
+        """core's verdict (in the language in force), red for a problem, green when healthy."""
+        self._norms = norms
         self.kind, headline, explanation = gradient_verdict(norms)
-        colour = {"vanishing": "#b42318", "exploding": "#b42318", "healthy": "#2a9d8f"}
         if headline:
-            self.verdict.setText(f"<span style='color:{colour[self.kind]}'>{headline}</span>")
+            role = "ok_text" if self.kind == "healthy" else "error_text"
+            self.verdict.setText(f"<span style='color:{colour(role).name()}'>{headline}</span>")
             self.verdict.setToolTip(f"{headline}. {explanation}")

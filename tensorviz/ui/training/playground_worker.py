@@ -46,6 +46,11 @@ class PlaygroundWorker(TrainingWorker):
         """The GUI has drawn the last frame."""
         self._pictures_in_flight = False
 
+    @Slot()
+    def redraw_pictures(self) -> None:
+        """The theme changed: the pictures again, in its colours (even while paused)."""
+        self._send_pictures(force=True)
+
     def _flush(self, force: bool) -> None:
         super()._flush(force)
         self._send_pictures(force)

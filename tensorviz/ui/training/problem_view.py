@@ -19,9 +19,10 @@ from tensorviz.core.explain.errors import ExplainedError
 from tensorviz.core.training.trainer import Remedy
 from tensorviz.ui.widgets.error_panel import ErrorPanel
 from tensorviz.ui.widgets.layout_clearing import clear_layout
+from tensorviz.ui.widgets.retranslating import Retranslating
 
 
-class ProblemView(QScrollArea):
+class ProblemView(Retranslating, QScrollArea):
     """Scrolls when a small window cannot show all of it, so the plots below keep their room."""
 
     remedy_chosen = Signal(str)  # Remedy.key
@@ -30,6 +31,7 @@ class ProblemView(QScrollArea):
         super().__init__(parent)
         self.error_panel = ErrorPanel(footer="")  # the run's own state is shown beside it
         self.buttons: dict[str, QPushButton] = {}
+        self._apply_label: QLabel | None = None
         self._bar = QGridLayout()
         inner = QWidget()
         layout = QVBoxLayout(inner)
@@ -60,7 +62,9 @@ class ProblemView(QScrollArea):
         self.error_panel.show_error(explained)
         self._clear_buttons()
         if remedies:
-            self._bar.addWidget(QLabel("Apply and train again:"), 0, 0, 1, 2)
+            self._apply_label = QLabel()
+            self._bar.addWidget(self._apply_label, 0, 0, 1, 2)
+            self.retranslate()
         for number, remedy in enumerate(remedies):  # two a row, so a narrow window still fits
             button = QPushButton(remedy.label)
             button.setToolTip(remedy.explanation)
@@ -70,6 +74,10 @@ class ProblemView(QScrollArea):
         self._bar.setColumnStretch(2, 1)
         self.show()
 
+    def retranslate(self) -> None:
+        if self._apply_label is not None:
+            self._apply_label.setText(self.tr("Apply and train again:"))
+
     def clear(self) -> None:
         self.error_panel.clear()
         self._clear_buttons()
@@ -78,3 +86,4 @@ class ProblemView(QScrollArea):
     def _clear_buttons(self) -> None:
         clear_layout(self._bar)
         self.buttons = {}
+        self._apply_label = None

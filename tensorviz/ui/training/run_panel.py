@@ -11,7 +11,7 @@ in the hooks below that present its own experiment and records.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QWidget
 
@@ -19,7 +19,9 @@ from tensorviz.core.atomic_files import write_atomically
 from tensorviz.core.explain.errors import ExplainedError
 from tensorviz.core.training.data import TrainingConfig
 from tensorviz.core.training.remedies import Remedy
+from tensorviz.core.training.report import explain_setup_problem
 from tensorviz.ui.training.training_worker import TrainingThread, TrainingWorker
+from tensorviz.ui.widgets.retranslating import Retranslating
 
 READY, RUNNING, PAUSED, FINISHED, STOPPED, LOADING = (
     "ready",
@@ -29,9 +31,23 @@ READY, RUNNING, PAUSED, FINISHED, STOPPED, LOADING = (
     "stopped",
     "loading",
 )
+# What the progress line calls each state (context "RunPanel").
+STATE_NAMES = {
+    READY: QT_TRANSLATE_NOOP("RunPanel", "ready"),
+    RUNNING: QT_TRANSLATE_NOOP("RunPanel", "running"),
+    PAUSED: QT_TRANSLATE_NOOP("RunPanel", "paused"),
+    FINISHED: QT_TRANSLATE_NOOP("RunPanel", "finished"),
+    STOPPED: QT_TRANSLATE_NOOP("RunPanel", "stopped"),
+    LOADING: QT_TRANSLATE_NOOP("RunPanel", "preparing…"),
+}
 
 
-class RunPanel(QWidget):
+def translated(text: str) -> str:
+    """A text marked QT_TRANSLATE_NOOP("RunPanel", ...), in the language in force."""
+    return QCoreApplication.translate("RunPanel", text)
+
+
+class RunPanel(Retranslating, QWidget):
     status_message = Signal(str)
     state_changed = Signal(str)
     # Requests to the worker (queued into its thread).
@@ -72,7 +88,9 @@ class RunPanel(QWidget):
         """Every epoch has run; `last` is the final record."""
 
     def _finished_message(self, last) -> str:
-        return f"Training finished: loss {last.loss:.4f}"
+        return QCoreApplication.translate("RunPanel", "Training finished: loss %1").replace(
+            "%1", f"{last.loss:.4f}"
+        )
 
     def _explain_divergence(self, divergence, last) -> ExplainedError:
         raise NotImplementedError
@@ -81,15 +99,19 @@ class RunPanel(QWidget):
         """The remedies offered when torch refused a step."""
         return ()
 
-    _refused_step = "step"  # what the status line says torch refused
+    # What the status line says torch refused (%1: torch's message).
+    _refused_step = QT_TRANSLATE_NOOP("RunPanel", "torch refused the step: %1")
 
     def _remedied_config(self, key: str) -> TrainingConfig:
         """The form's configuration with the remedy `key` applied."""
         raise NotImplementedError
 
-    def _setup_hint(self) -> str:
-        """What to change when settings cannot be used (the start of the problem's fix)."""
-        return "Change the setting it names."
+    def _retranslate_views(self) -> None:
+        """The language changed: redo the texts the panel made itself (summaries, readouts)."""
+
+    def retranslate(self) -> None:
+        self._show_progress()
+        self._retranslate_views()
 
     # --- construction ----------------------------------------------------------------------------
 
@@ -181,7 +203,8 @@ class RunPanel(QWidget):
         """Change the configuration as the remedy says, reset and play again."""
         self.form.set_config(self._remedied_config(key))
         self._play_when_ready = True
-        self.status_message.emit(f"Applied: {self.problem_view.buttons[key].text()}")
+        applied = QCoreApplication.translate("RunPanel", "Applied: %1")
+        self.status_message.emit(applied.replace("%1", self.problem_view.buttons[key].text()))
         self.reset()
 
     def shutdown(self) -> bool:
@@ -190,7 +213,11 @@ class RunPanel(QWidget):
         self.generation += 1  # anything still queued is stale now
         joined = self.thread.shutdown()
         if not joined:
-            self.status_message.emit("The training thread did not stop in time; it is left to end")
+            self.status_message.emit(
+                QCoreApplication.translate(
+                    "RunPanel", "The training thread did not stop in time; it is left to end"
+                )
+            )
         return joined
 
     # --- exports ---------------------------------------------------------------------------------
@@ -201,21 +228,26 @@ class RunPanel(QWidget):
 
         def write(temporary: str) -> None:
             if not pixmap.save(temporary, "PNG"):
-                raise OSError(f"could not write {path}")
+                raise OSError(
+                    QCoreApplication.translate("RunPanel", "could not write %1").replace("%1", path)
+                )
 
         write_atomically(path, write)
 
     def _export_with_dialog(self, title: str, suggested: str, file_filter: str, write) -> None:
         """Ask where, write there with write(path), and say how it went on the status line."""
-        path, _ = QFileDialog.getSaveFileName(self, title, suggested, file_filter)
+        path, _filter = QFileDialog.getSaveFileName(self, title, suggested, file_filter)
         if not path:
             return
         try:
             write(path)
         except OSError as error:
-            self.status_message.emit(f"Could not save {path}: {error}")
+            failed = QCoreApplication.translate("RunPanel", "Could not save %1: %2")
+            self.status_message.emit(failed.replace("%1", path).replace("%2", str(error)))
             return
-        self.status_message.emit(f"Saved {path}")
+        self.status_message.emit(
+            QCoreApplication.translate("RunPanel", "Saved %1").replace("%1", path)
+        )
 
     # --- worker results --------------------------------------------------------------------------
 
@@ -269,8 +301,8 @@ class RunPanel(QWidget):
             self.status_message.emit(divergence.message())
         elif error is not None:
             self.problem_view.show_problem(error, self._error_remedies())
-            refused = f"torch refused the {self._refused_step}"
-            self.status_message.emit(f"{refused}: {error.torch_message}")
+            refused = translated(self._refused_step)
+            self.status_message.emit(refused.replace("%1", error.torch_message))
 
     def _on_failed(self, generation: int, message: str, kept: str, kept_info) -> None:
         """The new settings could not be used. If an experiment was running before, the worker
@@ -283,19 +315,15 @@ class RunPanel(QWidget):
             self.phase_view.set_codes(self._phase_codes(self.info.config))
             self._show_experiment(self.info)
             self._set_state(kept)
-            detail = "The previous experiment is unchanged."
+            detail = QCoreApplication.translate("RunPanel", "The previous experiment is unchanged.")
         else:
             self._set_state(STOPPED)
-            detail = "There is no experiment to train until the settings can be used."
-        problem = ExplainedError(
-            "training_setup",
-            "These settings cannot be used",
-            "",
-            message,
-            f"{self._setup_hint()} {detail}",
-        )
-        self.problem_view.show_problem(problem, ())
-        self.status_message.emit(f"Not applied: {message}")
+            detail = QCoreApplication.translate(
+                "RunPanel", "There is no experiment to train until the settings can be used."
+            )
+        self.problem_view.show_problem(explain_setup_problem(message, detail), ())
+        not_applied = QCoreApplication.translate("RunPanel", "Not applied: %1")
+        self.status_message.emit(not_applied.replace("%1", message))
 
     # --- view state ------------------------------------------------------------------------------
 
@@ -313,12 +341,18 @@ class RunPanel(QWidget):
         """Epoch first, state last: on a narrow window the label is cut from the right (the
         full text is its tooltip). Within a long epoch: the mini-batch it has reached."""
         total = self.info.config.epochs if self.info else 0
-        state = {LOADING: "preparing…"}.get(self.state, self.state)
+        state = translated(STATE_NAMES[self.state])
         done = self.history[-1].epoch if self.history else 0
-        text = f"epoch {done} / {total}"
+        text = QCoreApplication.translate("TransportBar", "epoch %1 / %2")
+        text = text.replace("%1", str(done)).replace("%2", str(total))
         if self.batch_progress and self.state != LOADING:
             epoch, batch, per_epoch = self.batch_progress
-            text += f" · batch {batch:,} / {per_epoch:,} of epoch {epoch}"
+            text += (
+                QCoreApplication.translate("RunPanel", " · batch %1 / %2 of epoch %3")
+                .replace("%1", f"{batch:,}")
+                .replace("%2", f"{per_epoch:,}")
+                .replace("%3", str(epoch))
+            )
         if self.history:
             last = self.history[-1]
             text += f" · loss {last.loss:.5g} · {last.elapsed:.2f} s · {state}"

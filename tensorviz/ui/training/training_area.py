@@ -16,12 +16,13 @@ from PySide6.QtWidgets import (
 
 from tensorviz.core.training.data import TrainingConfig
 from tensorviz.core.training.network_choices import TASKS, task_defaults
-from tensorviz.ui.training.playground_form import ask_data_path
+from tensorviz.ui.training.config_form import ask_data_path
 from tensorviz.ui.training.playground_panel import PlaygroundPanel
 from tensorviz.ui.training.training_panel import TrainingPanel
+from tensorviz.ui.widgets.retranslating import Retranslating
 
 
-class TrainingArea(QWidget):
+class TrainingArea(Retranslating, QWidget):
     status_message = Signal(str)
     loss_graph_built = Signal(dict)  # the regression's loss graph (TrainingPanel)
     network_graph_built = Signal(dict, str)  # the playground model's loss graph, loss class name
@@ -32,9 +33,7 @@ class TrainingArea(QWidget):
         super().__init__(parent)
         self.devices = devices or ["cpu"]
         self.task = QComboBox()
-        self.task.setToolTip(
-            "The tutorial's linear regression (w, b), or a task for a network you shape"
-        )
+        self.task.setProperty("translated_items", True)
         kinds = []
         for key, task in TASKS.items():
             if kinds and task.kind != kinds[-1]:
@@ -53,9 +52,9 @@ class TrainingArea(QWidget):
         header = QHBoxLayout()
         header.setContentsMargins(6, 6, 6, 0)
         header.setSpacing(8)
-        title = QLabel("Task")
-        title.setObjectName("sectionTitle")
-        header.addWidget(title)
+        self.title = QLabel()
+        self.title.setObjectName("sectionTitle")
+        header.addWidget(self.title)
         header.addWidget(self.task)
         header.addWidget(self.description, 1)
         layout = QVBoxLayout(self)
@@ -63,8 +62,20 @@ class TrainingArea(QWidget):
         layout.setSpacing(0)
         layout.addLayout(header)
         layout.addWidget(self.stack, 1)
-        self._show_description("linear")
+        self._shown_task = "linear"
+        self.retranslate()
         self.task.currentIndexChanged.connect(self._on_task_chosen)
+
+    def retranslate(self) -> None:
+        self.title.setText(self.tr("Task"))
+        self.task.setToolTip(
+            self.tr("The tutorial's linear regression (w, b), or a task for a network you shape")
+        )
+        for index in range(self.task.count()):
+            key = self.task.itemData(index)
+            if key in TASKS:  # (separators have no task)
+                self.task.setItemText(index, TASKS[key].shown_label)  # core's names (gettext)
+        self._show_description(self._shown_task)
 
     # --- the model -------------------------------------------------------------------------------
 
@@ -95,7 +106,7 @@ class TrainingArea(QWidget):
         task asks for the user's file first (data_path: given instead); cancelled, nothing
         changes."""
         if task not in TASKS:
-            raise ValueError(f"unknown task {task!r}")
+            raise ValueError(self.tr("unknown task %1").replace("%1", repr(task)))
         if task == "file" and data_path is None:
             data_path = ask_data_path(self)
             if data_path is None:
@@ -153,7 +164,8 @@ class TrainingArea(QWidget):
         self.task.blockSignals(False)
 
     def _show_description(self, task: str) -> None:
-        self.description.setText(TASKS[task].description)
+        self._shown_task = task
+        self.description.setText(TASKS[task].shown_description)
 
     def _on_task_chosen(self, index: int) -> None:
         self.show_task(self.task.itemData(index))

@@ -5,17 +5,18 @@ panel shows the line, the loss surface, w and b, and the gradients both ways.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal
 from PySide6.QtWidgets import QWidget
 
 from tensorviz.core.explain.errors import ExplainedError
 from tensorviz.core.training.data import TrainingConfig
 from tensorviz.core.training.report import (
-    USE_NO_GRAD,
+    USE_NO_GRAD_KEY,
     ExperimentInfo,
     explain_divergence,
     save_parameters,
     tutorial_table,
+    use_no_grad,
     write_history_csv,
 )
 from tensorviz.core.training.trainer import (
@@ -45,7 +46,7 @@ from tensorviz.ui.training.transport_bar import TransportBar
 
 class TrainingPanel(RunPanel):
     loss_graph_built = Signal(dict)  # name → tensor: w, b, x, y, y_pred, loss at the current step
-    _refused_step = "update"
+    _refused_step = QT_TRANSLATE_NOOP("RunPanel", "torch refused the update: %1")
 
     def __init__(self, devices: list[str] | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -79,7 +80,7 @@ class TrainingPanel(RunPanel):
 
     def _remedied_config(self, key: str) -> TrainingConfig:
         config = self.form.config()
-        if key == USE_NO_GRAD.key:
+        if key == USE_NO_GRAD_KEY:
             return config.with_changes(update_without_no_grad=False)
         return apply_remedy(config, self.remedies.get(key, key))
 
@@ -87,7 +88,7 @@ class TrainingPanel(RunPanel):
         """Rebuild the loss at the current w, b (or the initial ones) as a real autograd graph."""
         info = getattr(self, "info", None)
         if info is None:
-            self.status_message.emit("The experiment is still being prepared")
+            self.status_message.emit(self.tr("The experiment is still being prepared"))
             return
         w, b = (self.history[-1].w, self.history[-1].b) if self.history else info.initial
         self.loss_graph_built.emit(loss_graph(info.config, w, b))
@@ -106,12 +107,18 @@ class TrainingPanel(RunPanel):
 
     def _on_export_requested(self, kind: str) -> None:
         title, file_filter, write = {
-            "csv": ("Export loss history", "CSV (*.csv)", self.export_csv),
-            "png": ("Export plots", "PNG image (*.png)", self.export_png),
-            "pt": ("Export parameters", "PyTorch file (*.pt)", self.export_parameters),
+            "csv": (self.tr("Export loss history"), self.tr("CSV (*.csv)"), self.export_csv),
+            "png": (self.tr("Export plots"), self.tr("PNG image (*.png)"), self.export_png),
+            "pt": (
+                self.tr("Export parameters"),
+                self.tr("PyTorch file (*.pt)"),
+                self.export_parameters,
+            ),
         }[kind]
         if kind != "png" and not self.history:
-            self.status_message.emit("Nothing to export yet: train at least one epoch first")
+            self.status_message.emit(
+                self.tr("Nothing to export yet: train at least one epoch first")
+            )
             return
         self._export_with_dialog(title, f"training.{kind}", file_filter, write)
 
@@ -138,16 +145,15 @@ class TrainingPanel(RunPanel):
         self.results_view.show_record(last, final=True)
 
     def _finished_message(self, last: StepRecord) -> str:
-        return f"Training finished: w = {last.w:.4f}, b = {last.b:.4f}, loss {last.loss:.4f}"
+        text = self.tr("Training finished: w = %1, b = %2, loss %3")
+        return (
+            text.replace("%1", f"{last.w:.4f}")
+            .replace("%2", f"{last.b:.4f}")
+            .replace("%3", f"{last.loss:.4f}")
+        )
 
     def _explain_divergence(self, divergence, last) -> ExplainedError:
         return explain_divergence(divergence, last)
 
     def _error_remedies(self) -> tuple[Remedy, ...]:
-        return (USE_NO_GRAD,)
-
-    def _setup_hint(self) -> str:
-        return (
-            "Change the setting it names; for your own data load a two-column CSV of numbers or "
-            "a .pt holding {'x': x, 'y': y}."
-        )
+        return (use_no_grad(),)

@@ -11,13 +11,15 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QGridLayout, QWidget
 
 from tensorviz.core.training.report import ExperimentInfo, extend_ema
 from tensorviz.core.training.trainer import StepRecord
+from tensorviz.ui.training.appearance_following import FollowsAppearance
+from tensorviz.ui.widgets.retranslating import Retranslating
+from tensorviz.ui.widgets.theme import colour, current_theme, current_zoom
 
-INK = "#1f2a44"  # no grid lines: they make every axis repaint with each frame
-BLUE, ORANGE, GREEN, GREY, RED = "#3d5a80", "#e76f51", "#2a9d8f", "#9ca3af", "#b42318"
 PATH_POINTS = 4000  # the (w, b) path is drawn with at most this many points
 SCATTER_POINTS = 5000  # the data plot shows an even sample of at most this many points
 EMA_ALPHA = 0.05
@@ -69,45 +71,73 @@ class LossAxis(pg.AxisItem):
         return [(1.0, major), (None, minor)]
 
 
+def ink() -> str:
+    """The plots' text and axis colour in the theme in force (no grid lines: they make every
+    axis repaint with each frame)."""
+    return colour("plot_foreground").name()
+
+
+def series(index: int) -> str:
+    """Curve colours, told apart by hue: 0 blue, 1 orange, 2 green (the theme's series)."""
+    return current_theme().series[index]
+
+
+def faint() -> str:
+    return colour("faint").name()
+
+
 def _key(colour: str, mark: str, name: str) -> str:
     """A legend entry written into a plot's title (a legend box inside the plot covers data)."""
     return f"<span style='color:{colour}'><b>{mark}</b> {name}</span>"
 
 
 def _set_title(plot: pg.PlotWidget, title: str) -> None:
-    plot.getPlotItem().setTitle(f"<span style='color:{INK}; font-size:10pt'>{title}</span>")
+    size = f"{10 * current_zoom():g}pt"  # the titles follow the zoom
+    plot.getPlotItem().setTitle(f"<span style='color:{ink()}; font-size:{size}'>{title}</span>")
 
 
-def _plot(title: str, x_label: str, y_label: str, axis=None) -> pg.PlotWidget:
-    plot = pg.PlotWidget(background="w", axisItems={"left": axis} if axis else None)
+def style_plot(plot: pg.PlotWidget, x_label: str, y_label: str) -> None:
+    """Background, axes and axis labels in the theme in force (again on a theme change)."""
+    plot.setBackground(colour("plot_background"))
+    item = plot.getPlotItem()
+    size = {"font-size": f"{9 * current_zoom():g}pt"}  # labels and ticks follow the zoom
+    item.setLabel("bottom", x_label, color=ink(), **size)
+    item.setLabel("left", y_label, color=ink(), **size)
+    ticks = QFont()
+    ticks.setPointSizeF(8 * current_zoom())
+    for side in ("left", "bottom"):
+        axis = plot.getAxis(side)
+        axis.setPen(ink())
+        axis.setTextPen(ink())
+        axis.setStyle(tickFont=ticks)
+
+
+def _plot(x_label: str = "", y_label: str = "", axis=None) -> pg.PlotWidget:
+    plot = pg.PlotWidget(axisItems={"left": axis} if axis else None)
     item = plot.getPlotItem()
     item.hideButtons()
-    _set_title(plot, title)
-    item.setLabel("bottom", x_label, color=INK)
-    item.setLabel("left", y_label, color=INK)
     item.setMenuEnabled(False)
-    for side in ("left", "bottom"):
-        plot.getAxis(side).setPen(INK)
-        plot.getAxis(side).setTextPen(INK)
+    style_plot(plot, x_label, y_label)
     plot.setMinimumSize(160, 120)
     return plot
 
 
-def _long_curve(plot: pg.PlotWidget, pen, name: str | None = None) -> pg.PlotDataItem:
+def _long_curve(plot: pg.PlotWidget, pen=None, name: str | None = None) -> pg.PlotDataItem:
     curve = plot.plot([], [], pen=pen, name=name, connect="finite")
     curve.setDownsampling(auto=True, method="peak")
     curve.setClipToView(True)
     return curve
 
 
-def _hline(plot: pg.PlotWidget, colour: str, style=Qt.PenStyle.DashLine) -> pg.InfiniteLine:
-    line = pg.InfiniteLine(angle=0, pen=pg.mkPen(colour, width=1, style=style))
+def _hline(plot: pg.PlotWidget) -> pg.InfiniteLine:
+    """A horizontal line (its pen is set by the plot's restyle)."""
+    line = pg.InfiniteLine(angle=0)
     line.hide()
     plot.addItem(line)
     return line
 
 
-class TrainingPlots(QWidget):
+class TrainingPlots(Retranslating, FollowsAppearance, QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.records = SeriesBuffer(4)  # epoch, loss, w, b
@@ -115,46 +145,44 @@ class TrainingPlots(QWidget):
         self._ema: list[float] = []
         self.smoothing = False
 
-        self.loss_plot = _plot("Loss per epoch (MSE)", "epoch", "loss", LossAxis("left"))
-        self.loss_raw = _long_curve(self.loss_plot, pg.mkPen(BLUE, width=1.5), "loss")
-        self.loss_smooth = _long_curve(self.loss_plot, pg.mkPen(ORANGE, width=2))
+        self.loss_plot = _plot(axis=LossAxis("left"))
+        self.loss_raw = _long_curve(self.loss_plot, None, "loss")
+        self.loss_smooth = _long_curve(self.loss_plot, None)
         self.loss_smooth.hide()
 
-        self.data_plot = _plot("Data and the fitted line", "x", "y")
+        self.data_plot = _plot()
         self.data_plot.getPlotItem().vb.disableAutoRange()  # a diverging line must not zoom out
-        self.scatter = pg.ScatterPlotItem(size=5, pen=None, brush=pg.mkBrush(61, 90, 128, 120))
+        self.scatter = pg.ScatterPlotItem(size=5, pen=None)
         self.data_plot.addItem(self.scatter)
-        self.true_line = self.data_plot.plot(
-            [], [], pen=pg.mkPen(GREEN, width=1.5, style=Qt.PenStyle.DashLine), name="true"
-        )
-        self.fit_line = self.data_plot.plot([], [], pen=pg.mkPen(ORANGE, width=2.5), name="w·x + b")
+        self.true_line = self.data_plot.plot([], [], name="true")
+        self.fit_line = self.data_plot.plot([], [], name="w·x + b")
 
-        self.surface_plot = _plot("Loss over (w, b) with the path · ★ least squares", "w", "b")
+        self.surface_plot = _plot()
         self.surface_plot.getPlotItem().vb.disableAutoRange()
         self.surface_image = pg.ImageItem(axisOrder="col-major")
         self.surface_image.setColorMap(pg.colormap.get("viridis"))
         self.surface_plot.addItem(self.surface_image)
+        # On the viridis image (the same in both themes): white paths, a yellow star.
         self.contours = [pg.IsocurveItem(pen=pg.mkPen(255, 255, 255, 90)) for _ in range(7)]
         for contour in self.contours:
             contour.setParentItem(self.surface_image)
         self.path = self.surface_plot.plot([], [], pen=pg.mkPen("w", width=2))
         self.least_marker = pg.ScatterPlotItem(
-            size=14, symbol="star", brush=pg.mkBrush("#ffd166"), pen=pg.mkPen(INK)
+            size=14, symbol="star", brush=pg.mkBrush("#ffd166"), pen=pg.mkPen("#1f2a44")
         )
-        self.start_marker = pg.ScatterPlotItem(size=9, brush=pg.mkBrush(GREY), pen=pg.mkPen("w"))
-        self.current_marker = pg.ScatterPlotItem(size=11, brush=pg.mkBrush(ORANGE), pen="w")
+        self.start_marker = pg.ScatterPlotItem(size=9, pen=pg.mkPen("w"))
+        self.current_marker = pg.ScatterPlotItem(size=11, pen="w")
         for marker in (self.least_marker, self.start_marker, self.current_marker):
             self.surface_plot.addItem(marker)
 
-        self.param_plot = _plot("w and b over time", "epoch", "value")
-        self.w_curve = _long_curve(self.param_plot, pg.mkPen(ORANGE, width=2), "w")
-        self.b_curve = _long_curve(self.param_plot, pg.mkPen(BLUE, width=2), "b")
-        self.true_w_line, self.true_b_line = (
-            _hline(self.param_plot, GREEN),
-            _hline(self.param_plot, GREEN),
-        )
-        self.ls_w_line = _hline(self.param_plot, INK, Qt.PenStyle.DotLine)
-        self.ls_b_line = _hline(self.param_plot, INK, Qt.PenStyle.DotLine)
+        self.param_plot = _plot()
+        self.w_curve = _long_curve(self.param_plot, None, "w")
+        self.b_curve = _long_curve(self.param_plot, None, "b")
+        self.true_w_line, self.true_b_line = _hline(self.param_plot), _hline(self.param_plot)
+        self.ls_w_line = _hline(self.param_plot)
+        self.ls_b_line = _hline(self.param_plot)
+        self._built = True
+        self.restyle()
 
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
@@ -164,6 +192,74 @@ class TrainingPlots(QWidget):
         grid.addWidget(self.surface_plot, 1, 0)
         grid.addWidget(self.param_plot, 1, 1)
 
+    # --- theme and language ----------------------------------------------------------------------
+
+    def restyle(self) -> None:
+        """Every pen and background in the theme in force (items are made once, restyled here)."""
+        if not getattr(self, "_built", False):
+            return
+        blue, orange, green = series(0), series(1), series(2)
+        dash, dot = Qt.PenStyle.DashLine, Qt.PenStyle.DotLine
+        self.loss_raw.setPen(pg.mkPen(blue, width=1.5))
+        self.loss_smooth.setPen(pg.mkPen(orange, width=2))
+        scatter = QColor(blue)
+        scatter.setAlpha(120)
+        self.scatter.setBrush(pg.mkBrush(scatter))
+        self.true_line.setPen(pg.mkPen(green, width=1.5, style=dash))
+        self.fit_line.setPen(pg.mkPen(orange, width=2.5))
+        self.start_marker.setBrush(pg.mkBrush(faint()))
+        self.current_marker.setBrush(pg.mkBrush(orange))
+        self.w_curve.setPen(pg.mkPen(orange, width=2))
+        self.b_curve.setPen(pg.mkPen(blue, width=2))
+        for line in (self.true_w_line, self.true_b_line):
+            line.setPen(pg.mkPen(green, width=1, style=dash))
+        for line in (self.ls_w_line, self.ls_b_line):
+            line.setPen(pg.mkPen(ink(), width=1, style=dot))
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Titles and axis labels in the language (and the theme's colours) in force."""
+        if not getattr(self, "_built", False):
+            return
+        style_plot(self.loss_plot, self.tr("epoch"), self.tr("loss"))
+        style_plot(self.data_plot, "x", "y")
+        style_plot(self.surface_plot, "w", "b")
+        style_plot(self.param_plot, self.tr("epoch"), self.tr("value"))
+        _set_title(self.surface_plot, self.tr("Loss over (w, b) with the path · ★ least squares"))
+        self._loss_title()
+        self._legend_titles()
+
+    def _loss_title(self) -> None:
+        title = self.tr("Loss per epoch (MSE)")
+        if self.smoothing:
+            ema = self.tr("EMA (α = %1)").replace("%1", str(EMA_ALPHA))
+            loss = self.tr("loss")
+            title = f"{_key(series(0), '—', loss)} · {_key(series(1), '—', ema)}"
+        _set_title(self.loss_plot, title)
+
+    def _legend_titles(self) -> None:
+        """The data and parameter plots' titles, which name what the experiment has."""
+        info = self.info
+        true = self.tr("true")
+        keys = [_key(series(1), "—", "w·x + b")]
+        if info is not None and info.true_w is not None:
+            keys.append(_key(series(2), "- -", true))
+        if info is not None and len(info.x) > SCATTER_POINTS:
+            shown = self.tr("%1 of %2 points").replace("%1", f"{self._shown_points:,}")
+            keys.append(shown.replace("%2", f"{len(info.x):,}"))
+        if info is None:
+            _set_title(self.data_plot, self.tr("Data and the fitted line"))
+        else:
+            _set_title(self.data_plot, self.tr("Data · %1").replace("%1", " · ".join(keys)))
+        if info is None:
+            _set_title(self.param_plot, self.tr("w and b over time"))
+            return
+        curves = f"{_key(series(1), '—', 'w')} {_key(series(0), '—', 'b')}"
+        lines = [_key(series(2), "- -", true)] if info.true_w is not None else []
+        lines.append(_key(ink(), "···", self.tr("lstsq")))
+        title = self.tr("%1 over time · %2").replace("%1", curves)
+        _set_title(self.param_plot, title.replace("%2", " ".join(lines)))
+
     # --- model → view ----------------------------------------------------------------------------
 
     def set_experiment(self, info: ExperimentInfo) -> None:
@@ -171,18 +267,9 @@ class TrainingPlots(QWidget):
         self.records.clear()
         self._ema = []
         shown = np.unique(np.linspace(0, len(info.x) - 1, SCATTER_POINTS).astype(np.int64))
+        self._shown_points = len(shown)
         self.scatter.setData(info.x[shown], info.y[shown])
-        keys = [_key(ORANGE, "—", "w·x + b")]
-        if info.true_w is not None:
-            keys.append(_key(GREEN, "- -", "true"))
-        if len(shown) < len(info.x):
-            keys.append(f"{len(shown):,} of {len(info.x):,} points")
-        _set_title(self.data_plot, "Data · " + " · ".join(keys))
-        keys = [_key(ORANGE, "—", "w"), _key(BLUE, "—", "b")]
-        if info.true_w is not None:
-            keys.append(_key(GREEN, "- -", "true"))
-        keys.append(_key(INK, "···", "lstsq"))
-        _set_title(self.param_plot, " ".join(keys[:2]) + " over time · " + " ".join(keys[2:]))
+        self._legend_titles()
         span = self._x_span()
         if info.true_w is not None:
             self.true_line.setData(span, info.true_w * span + info.true_b)
@@ -237,10 +324,7 @@ class TrainingPlots(QWidget):
     def set_smoothing(self, on: bool) -> None:
         self.smoothing = on
         self.loss_smooth.setVisible(on)
-        title = "Loss per epoch (MSE)"
-        if on:
-            title = f"{_key(BLUE, '—', 'loss')} · {_key(ORANGE, '—', f'EMA (α = {EMA_ALPHA})')}"
-        _set_title(self.loss_plot, title)
+        self._loss_title()
 
     def _redraw(self) -> None:
         epochs, loss = self.records.column(0), self.records.column(1)

@@ -19,7 +19,16 @@ import threading
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
+    QObject,
+    Qt,
+    QThread,
+    QTimer,
+    Signal,
+    Slot,
+)
 
 from tensorviz.core.training.data import TrainingConfig, TrainingConfigError
 from tensorviz.core.training.report import describe_experiment
@@ -31,13 +40,14 @@ PROGRESS_S = 0.1  # progress within a long epoch, at most 10 times a second
 SLICE_S = 0.012  # work per event of the worker's loop, so control requests stay prompt
 JOIN_TIMEOUT_MS = 3000  # how long closing waits for the worker thread before reporting it
 # (label, milliseconds between steps, advance by phase?) from slow motion to full speed.
+# The labels are translated where shown (context "TrainingWorker").
 SPEEDS = (
-    ("phases, slowly", 500, True),
-    ("1 epoch/s", 1000, False),
-    ("5 epochs/s", 200, False),
-    ("20 epochs/s", 50, False),
-    ("100 epochs/s", 10, False),
-    ("full speed", 0, False),
+    (QT_TRANSLATE_NOOP("TrainingWorker", "phases, slowly"), 500, True),
+    (QT_TRANSLATE_NOOP("TrainingWorker", "1 epoch/s"), 1000, False),
+    (QT_TRANSLATE_NOOP("TrainingWorker", "5 epochs/s"), 200, False),
+    (QT_TRANSLATE_NOOP("TrainingWorker", "20 epochs/s"), 50, False),
+    (QT_TRANSLATE_NOOP("TrainingWorker", "100 epochs/s"), 10, False),
+    (QT_TRANSLATE_NOOP("TrainingWorker", "full speed"), 0, False),
 )
 FULL_SPEED = len(SPEEDS) - 1
 KEPT_STATES = ("ready", "paused", "finished", "stopped")
