@@ -16,6 +16,8 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tensorviz.core.translation import _
+
 PROG = "tensorviz"
 
 
@@ -30,14 +32,26 @@ class OneLineErrorParser(argparse.ArgumentParser):
         raise CliInputError(message)
 
 
+def error_line(prog: str, error) -> str:
+    """The one line on stderr for bad input: `tensorviz diff: error: ...`."""
+    return _("{prog}: error: {message}").format(prog=prog, message=error)
+
+
 @dataclass(frozen=True)
 class Subcommand:
-    """`tensorviz NAME ...`: `run(args)` returns the exit status."""
+    """`tensorviz NAME ...`: `run(args)` returns the exit status.
+
+    `summary` is marked `_("...")` where it is written (the catalogue gets it) and shown
+    through `described()`, which translates it again when it is shown: a module imported before
+    the language was chosen still shows its summary in the language in force."""
 
     name: str
     summary: str
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
+
+    def described(self) -> str:
+        return _(self.summary)
 
 
 def print_json(data) -> None:

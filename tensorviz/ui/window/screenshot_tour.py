@@ -1,11 +1,20 @@
-"""`make screenshots`: render each area of the real main window to docs/screenshots/*.png.
+"""`make screenshots`: render each area of the real main window to docs/screenshots/*.png, in
+English and the light theme, and the same tour again in Chinese (docs/screenshots/zh_CN/) and
+in the dark theme (docs/screenshots/dark/); each tour also shows every area at 200 % zoom
+(zoom200/), where nothing may overlap or be clipped on a 1280×800 window.
 
 Uses the app's own widgets, offscreen, with settings in a temporary folder so a developer's own
-window geometry and recent files never leak into the pictures.
+window geometry, language and recent files never leak into the pictures. Each variant runs in
+a process of its own (the language, theme and the areas' caches are process-wide).
+
+    python -m tensorviz.ui.window.screenshot_tour docs/screenshots            # all three
+    python -m tensorviz.ui.window.screenshot_tour docs/screenshots --only zh_CN
 """
 
 from __future__ import annotations
 
+import argparse
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -19,6 +28,13 @@ from tensorviz.ui.window.main_window import MainWindow
 from tensorviz.ui.workbench.action_forms import select_data
 
 WINDOW_SIZE = (1280, 800)
+ZOOM_CHECK = 2.0  # the projector's zoom every area is also shown at
+# variant → (language, theme, folder under the output folder)
+VARIANTS = {
+    "en": ("en", "light", ""),
+    "zh_CN": ("zh_CN", "light", "zh_CN"),
+    "dark": ("en", "dark", "dark"),
+}
 
 
 def _wait_until_ready(window: MainWindow, timeout_ms: int = 60_000) -> None:
@@ -225,11 +241,29 @@ def _stage_learner(window: MainWindow, app: QApplication, out_dir: Path) -> list
     return written
 
 
-def take_screenshots(out_dir: Path) -> list[Path]:
+def _stage_zoom(window: MainWindow, app: QApplication, out_dir: Path) -> list[Path]:
+    """Every area at ZOOM_CHECK on the same window size: what a projector shows."""
+    folder = out_dir / f"zoom{round(ZOOM_CHECK * 100)}"
+    folder.mkdir(exist_ok=True)
+    window.appearance.apply(zoom=ZOOM_CHECK)
+    written = []
+    for area in AREAS:
+        window.show_area(area.key)
+        app.processEvents()
+        written.append(folder / f"{area.key}.png")
+        window.grab().save(str(written[-1]))
+    window.appearance.apply(zoom=1.0)
+    return written
+
+
+def take_screenshots(out_dir: Path, language: str = "en", theme: str = "light") -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([])
     with tempfile.TemporaryDirectory() as tmp:
         settings = AppSettings(QSettings(str(Path(tmp) / "settings.ini"), QSettings.IniFormat))
+        settings.set_language(language)
+        settings.set_theme(theme)
+        settings.set_zoom(1.0)
         window = MainWindow(settings)
         window.resize(*WINDOW_SIZE)
         window.show()
@@ -259,6 +293,7 @@ def take_screenshots(out_dir: Path) -> list[Path]:
         written += _stage_architecture(window, app, out_dir)
         written += _stage_script(window, app, out_dir)  # late: its example rebinds x
         written += _stage_learner(window, app, out_dir)
+        written += _stage_zoom(window, app, out_dir)
         about = window.show_about()
         app.processEvents()
         about.adjustSize()
@@ -270,10 +305,23 @@ def take_screenshots(out_dir: Path) -> list[Path]:
     return written
 
 
-def main() -> int:
-    out_dir = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots")
-    for path in take_screenshots(out_dir):
-        print(path)
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Render the screenshot tour.")
+    parser.add_argument("out_dir", nargs="?", default="docs/screenshots")
+    parser.add_argument("--only", choices=tuple(VARIANTS), help="one variant, in this process")
+    args = parser.parse_args(argv)
+    out_dir = Path(args.out_dir)
+    if args.only:
+        language, theme, folder = VARIANTS[args.only]
+        for path in take_screenshots(out_dir / folder, language, theme):
+            print(path, flush=True)
+        return 0
+    for variant in VARIANTS:  # one process each, one after the other
+        command = [sys.executable, "-m", "tensorviz.ui.window.screenshot_tour", str(out_dir)]
+        status = subprocess.run([*command, "--only", variant], check=False).returncode
+        if status:
+            print(f"screenshot tour {variant}: exit status {status}", file=sys.stderr)
+            return status
     return 0
 
 
