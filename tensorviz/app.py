@@ -53,18 +53,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def language_asked(argv: list[str]) -> str:
-    """The language of the lines printed here: `--lang X` (also `--lang=X`) if given and known,
-    else the terminal's, as gettext reads LANGUAGE / LC_ALL / LC_MESSAGES / LANG."""
-    for index, word in enumerate(argv):
-        value = word.partition("=")[2] if word.startswith("--lang=") else None
-        if word == "--lang" and index + 1 < len(argv):
-            value = argv[index + 1]
-        if value and (known := translation.normalize_language(value)):
-            return known
-    return translation.language_from_environment()
-
-
 def pyside_problem() -> str | None:
     """PySide6 6.12.0 aborts CPython 3.11 (None refcount bug); say so instead of crashing later."""
     import PySide6
@@ -82,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in cli.SUBCOMMANDS:
         register_painters()
         return cli.run_subcommand(argv)
-    translation.set_language(language_asked(argv))
+    translation.set_language(cli.language_asked(argv))
     try:
         args = build_parser().parse_args(argv)
     except cli.CliInputError as error:

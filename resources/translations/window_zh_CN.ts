@@ -111,11 +111,11 @@
     </message>
     <message>
         <source>offset + i·s0 + j·s1 = index, with the numbers filled in</source>
-        <translation>offset + i·s0 + j·s1 = index，代入真实的数值</translation>
+        <translation>存储偏移 + i·s0 + j·s1 = 存储下标，代入真实的数值</translation>
     </message>
     <message>
         <source>Views that share one storage drawn over the same strip; stride 0 from expand</source>
-        <translation>共享同一存储的视图画在同一条存储条上；expand 带来的步幅 0</translation>
+        <translation>共享同一存储的视图画在同一条存储条上；expand() 带来的步幅 0</translation>
     </message>
     <message>
         <source>Contiguity explained, and a step-by-step broadcasting explainer</source>
@@ -147,11 +147,11 @@
     </message>
     <message>
         <source>The DAG that autograd really built from grad_fn, and a backward pass you can step.</source>
-        <translation>autograd 根据 grad_fn 真实构建的有向无环图 (DAG)，以及可以单步执行的反向传播。</translation>
+        <translation>自动求导 (autograd) 根据 grad_fn 真实构建的有向无环图 (DAG)，以及可以单步执行的反向传播。</translation>
     </message>
     <message>
         <source>Backward nodes, AccumulateGrad leaves and saved tensors from grad_fn.next_functions</source>
-        <translation>来自 grad_fn.next_functions 的反向节点、AccumulateGrad 叶子和保存的张量</translation>
+        <translation>来自 grad_fn.next_functions 的反向节点、叶子张量的累积节点 (AccumulateGrad) 和保存的张量</translation>
     </message>
     <message>
         <source>A native layered layout that copes with shared weights and unrolled loops</source>
@@ -175,7 +175,7 @@
     </message>
     <message>
         <source>Autograd&apos;s w.grad and b.grad next to the hand-derived gradients</source>
-        <translation>autograd 算出的 w.grad 和 b.grad 与手工推导的梯度并排对照</translation>
+        <translation>自动求导 (autograd) 算出的 w.grad 和 b.grad 与手工推导的梯度并排对照</translation>
     </message>
     <message>
         <source>Pitfalls to switch on: forgotten zero_grad, learning rate too large, and more</source>

@@ -12,13 +12,22 @@ import os
 import sys
 
 from tensorviz.cli import diff, env, forward, graph, inspect, run, train
-from tensorviz.cli.arguments import PROG, CliInputError, OneLineErrorParser, Subcommand, error_line
+from tensorviz.cli.arguments import (
+    PROG,
+    CliInputError,
+    OneLineErrorParser,
+    Subcommand,
+    add_language_argument,
+    error_line,
+    language_asked,
+)
 from tensorviz.core import translation
 from tensorviz.core.translation import _
 from tensorviz.version import __version__
 
 __all__ = ["PROG", "SUBCOMMANDS", "CliInputError", "OneLineErrorParser", "error_line",
-           "run_subcommand", "subcommand_help", "unknown_word_problem", "version_text"]  # fmt: skip
+           "language_asked", "run_subcommand", "subcommand_help", "unknown_word_problem",
+           "version_text"]  # fmt: skip
 
 SUBCOMMANDS: dict[str, Subcommand] = {
     module.COMMAND.name: module.COMMAND
@@ -53,6 +62,7 @@ def unknown_word_problem(words: list[str]) -> str | None:
 def _build_subparser(command: Subcommand) -> OneLineErrorParser:
     parser = OneLineErrorParser(prog=f"{PROG} {command.name}", description=command.described())
     parser.add_argument("--json", action="store_true", help=_("print machine-readable JSON"))
+    add_language_argument(parser)
     command.add_arguments(parser)
     return parser
 
@@ -60,7 +70,7 @@ def _build_subparser(command: Subcommand) -> OneLineErrorParser:
 def run_subcommand(argv: list[str]) -> int:
     """Run `argv[0]` as a subcommand with the remaining arguments; returns the exit status."""
     command = SUBCOMMANDS[argv[0]]
-    translation.set_language(translation.language_from_environment())  # LANG=zh_CN.UTF-8 …
+    translation.set_language(language_asked(argv[1:]))  # --lang zh_CN, else LANG=zh_CN.UTF-8 …
     try:
         args = _build_subparser(command).parse_args(argv[1:])
         return command.run(args)

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tensorviz.core import translation
 from tensorviz.core.translation import _
 
 PROG = "tensorviz"
@@ -30,6 +31,28 @@ class OneLineErrorParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise CliInputError(message)
+
+
+def language_asked(argv: list[str]) -> str:
+    """The language of what a command prints: `--lang X` (also `--lang=X`) if given and known,
+    else the terminal's, as gettext reads LANGUAGE / LC_ALL / LC_MESSAGES / LANG. Read before
+    argparse runs, so `--help` and argparse's own errors speak it too."""
+    for index, word in enumerate(argv):
+        value = word.partition("=")[2] if word.startswith("--lang=") else None
+        if word == "--lang" and index + 1 < len(argv):
+            value = argv[index + 1]
+        if value and (known := translation.normalize_language(value)):
+            return known
+    return translation.language_from_environment()
+
+
+def add_language_argument(parser: argparse.ArgumentParser) -> None:
+    """`--lang en|zh_CN` for a subcommand: the language of its lines (language_asked reads it)."""
+    parser.add_argument(
+        "--lang",
+        choices=tuple(translation.LANGUAGES),
+        help=_("the language of what is printed: en (English) or zh_CN (简体中文); default: LANG"),
+    )
 
 
 def error_line(prog: str, error) -> str:

@@ -123,15 +123,19 @@ def test_system_theme_follows_the_desktops_colour_scheme_live(window, qtbot, mon
     from tensorviz.ui.window import appearance
 
     app, hints = QApplication.instance(), QGuiApplication.styleHints()
-    scheme = [Qt.ColorScheme.Dark]
+    scheme = [Qt.ColorScheme.Light]
     monkeypatch.setattr(hints.__class__, "colorScheme", lambda self: scheme[0])
     window.theme_menu.choices["system"].trigger()
+    assert app.palette().window().color() == themes.LIGHT.colour("window")
+    scheme[0] = Qt.ColorScheme.Dark  # the desktop turns dark
     assert appearance.system_theme() is themes.DARK
     with qtbot.waitSignal(window.appearance.changed):
         hints.colorSchemeChanged.emit(Qt.ColorScheme.Dark)
     assert app.palette().window().color() == themes.DARK.colour("window")
+    assert themes.current_theme() is themes.DARK and window.settings.theme() == "system"
     scheme[0] = Qt.ColorScheme.Light
-    hints.colorSchemeChanged.emit(Qt.ColorScheme.Light)
+    with qtbot.waitSignal(window.appearance.changed):
+        hints.colorSchemeChanged.emit(Qt.ColorScheme.Light)
     assert app.palette().window().color() == themes.LIGHT.colour("window")
     window.theme_menu.choices["light"].trigger()  # a chosen theme no longer follows the desktop
     scheme[0] = Qt.ColorScheme.Dark
