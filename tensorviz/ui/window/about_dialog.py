@@ -23,6 +23,7 @@ from tensorviz.resource_files import resource_path
 from tensorviz.ui.widgets.layout_clearing import clear_layout
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import scaled
+from tensorviz.ui.window.appearance import Appearance
 from tensorviz.version import __version__
 
 
@@ -36,11 +37,9 @@ def qt_rows() -> list[tuple[str, str]]:
 class AboutDialog(Retranslating, QDialog):
     def __init__(self, report=None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setMinimumWidth(scaled(520))
         self.report = report
 
-        logo = QLabel()
-        logo.setPixmap(QIcon(str(resource_path("icons", "tensorviz.svg"))).pixmap(64, 64))
+        self.logo = logo = QLabel()
         self.heading = QLabel()
         self.heading.setWordWrap(True)
         top = QHBoxLayout()
@@ -62,7 +61,15 @@ class AboutDialog(Retranslating, QDialog):
         layout.addLayout(top)
         layout.addLayout(self.grid)
         layout.addWidget(buttons)
+        self.rescale()
+        Appearance.shared().changed.connect(self.rescale)
         self.retranslate()
+
+    def rescale(self) -> None:
+        """The logo and the width at the zoom in force (View → Zoom, also while it is open)."""
+        self.setMinimumWidth(scaled(520))
+        icon = QIcon(str(resource_path("icons", "tensorviz.svg")))
+        self.logo.setPixmap(icon.pixmap(scaled(64), scaled(64)))
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("About tensorviz"))

@@ -71,7 +71,7 @@ def _stage_explain(window: MainWindow, app: QApplication, out_dir: Path) -> list
     form.submit()
     workbench.index_picture.grids.select("index", 2, 0)
     window.show_area("workbench")
-    app.processEvents()
+    _settle(app)
     written = [out_dir / "workbench_gather.png", out_dir / "workbench_device.png"]
     window.grab().save(str(written[0]))
     create_tensor(workspace, "device lesson: ones(2, 3, 4) on meta", {}, CreationOptions(), "m")
@@ -79,7 +79,7 @@ def _stage_explain(window: MainWindow, app: QApplication, out_dir: Path) -> list
     form.set_input("m")
     form.params.set_values({"other": "x"})
     form.submit()
-    app.processEvents()
+    _settle(app)
     window.grab().save(str(written[1]))
     workbench.error_panel.clear()
     window.statusBar().clearMessage()
@@ -99,15 +99,24 @@ def _stage_layout(window: MainWindow, app: QApplication, out_dir: Path) -> list[
     panel.hover_element((1, 2, 3))
     panel.select_cell(16)
     panel.try_in_place_write()
-    app.processEvents()
+    _settle(app)
     written = [out_dir / "layout.png", out_dir / "layout_broadcast.png"]
     window.grab().save(str(written[0]))
     panel.tabs.setCurrentWidget(panel.broadcasting)
     panel.broadcasting.example_buttons["silent: [3, 1] with [4]"].click()
-    app.processEvents()
+    _settle(app)
     window.grab().save(str(written[1]))
     panel.tabs.setCurrentIndex(0)
     return written
+
+
+def _settle(app: QApplication, rounds: int = 4) -> None:
+    """Let layouts finish before a grab: a text shown or a zoom applied posts layout requests
+    that nest (a card inside a scroll area inside a splitter), one round of events each; one
+    round left a card squeezed below its labels' height in the picture."""
+    for _round in range(rounds):
+        app.sendPostedEvents()
+        app.processEvents()
 
 
 def _wait_for(condition, timeout_ms: int = 30_000) -> None:
@@ -135,7 +144,7 @@ def _stage_training(window: MainWindow, app: QApplication, out_dir: Path) -> lis
     for phase in ("forward", "loss", "backward"):
         panel.step_phase()
         _wait_for(lambda p=phase: panel.phase_view.current == p)
-    app.processEvents()
+    _settle(app)
     path = out_dir / "training.png"
     window.grab().save(str(path))
     return [path]
@@ -149,7 +158,7 @@ def _stage_graph(window: MainWindow, app: QApplication, out_dir: Path) -> list[P
     panel.run_backward()
     for _ in range(5):
         panel.step_forward()
-    app.processEvents()
+    _settle(app)
     path = out_dir / "graph.png"
     window.grab().save(str(path))
     return [path]
@@ -162,11 +171,11 @@ def _stage_architecture(window: MainWindow, app: QApplication, out_dir: Path) ->
     written = [out_dir / "architecture.png", out_dir / "architecture_meta.png"]
     _wait_for(lambda: panel.current is not None, 120_000)
     panel.select_item(next(iter(panel.current.architecture.record.calls)))
-    app.processEvents()
+    _settle(app)
     window.grab().save(str(written[0]))
     panel.show_subject("preset:llama70b")
     _wait_for(lambda: panel.current is not None, 300_000)
-    app.processEvents()
+    _settle(app)
     window.grab().save(str(written[1]))
     return written
 
@@ -185,13 +194,13 @@ def _stage_script(window: MainWindow, app: QApplication, out_dir: Path) -> list[
     panel.run_script()
     _wait_for(lambda: not panel.is_running())
     panel.captured.select("loss")
-    app.processEvents()
+    _settle(app)
     written = [out_dir / "script.png", out_dir / "script_graph.png"]
     window.grab().save(str(written[0]))
     panel.captured.graph_button.click()
     graph = window.panel("graph")
     _wait_for(lambda: graph.layout_result is not None)
-    app.processEvents()
+    _settle(app)
     window.grab().save(str(written[1]))
     return written
 
@@ -225,10 +234,10 @@ def _stage_learner(window: MainWindow, app: QApplication, out_dir: Path) -> list
         panel.set_text(source)
         panel.run_script()
         _wait_for(lambda: not panel.is_running())
-        app.processEvents()
+        _settle(app)
         if shot is not None:
             panel.captured.select("demo_channels_last")
-            app.processEvents()
+            _settle(app)
             window.grab().save(str(shot))
     panel.captured.select("y")
     panel.captured.graph_button.click()
@@ -236,7 +245,7 @@ def _stage_learner(window: MainWindow, app: QApplication, out_dir: Path) -> list
     _wait_for(lambda: graph.layout_result is not None)
     for _ in range(3):  # torch's order: AddBackward0, MulBackward0, PowBackward0 (2·x = 4)
         graph.step_forward()
-    app.processEvents()
+    _settle(app)
     window.grab().save(str(written[1]))
     return written
 
@@ -249,7 +258,7 @@ def _stage_zoom(window: MainWindow, app: QApplication, out_dir: Path) -> list[Pa
     written = []
     for area in AREAS:
         window.show_area(area.key)
-        app.processEvents()
+        _settle(app)
         written.append(folder / f"{area.key}.png")
         window.grab().save(str(written[-1]))
     window.appearance.apply(zoom=1.0)
@@ -271,14 +280,14 @@ def take_screenshots(out_dir: Path, language: str = "en", theme: str = "light") 
         written = []
         for area in AREAS:
             window.show_area(area.key)
-            app.processEvents()
+            _settle(app)
             path = out_dir / f"{area.key}.png"
             window.grab().save(str(path))
             written.append(path)
         path = out_dir / "workbench_error.png"
         _stage_view_error(window.panel("workbench"))
         window.show_area("workbench")
-        app.processEvents()
+        _settle(app)
         window.grab().save(str(path))
         written.append(path)
         window.statusBar().clearMessage()  # the next pictures are about other areas
@@ -295,7 +304,7 @@ def take_screenshots(out_dir: Path, language: str = "en", theme: str = "light") 
         written += _stage_learner(window, app, out_dir)
         written += _stage_zoom(window, app, out_dir)
         about = window.show_about()
-        app.processEvents()
+        _settle(app)
         about.adjustSize()
         path = out_dir / "about.png"
         about.grab().save(str(path))
