@@ -31,7 +31,12 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("files", nargs="*", metavar="FILE", help=_("tensor files to open"))
-    parser.add_argument("--version", action="version", version=cli.version_text())
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=cli.version_text(),
+        help=_("show program's version number and exit"),
+    )
     parser.add_argument(
         "--lang",
         choices=tuple(translation.LANGUAGES),

@@ -22,12 +22,41 @@ from tensorviz.core.translation import _
 PROG = "tensorviz"
 
 
+def N_(text: str) -> str:  # noqa: N802 (gettext's name for "mark, do not translate here")
+    return text
+
+
+# argparse's own words (the usage line, the headings, -h's help, its errors) go through the
+# `_` of the argparse module, which reads the standard domain that has no Chinese. These are
+# its msgids (Python 3.11-3.13); `OneLineErrorParser` points argparse's `_` at our catalogue,
+# so `--help` and the one-line errors speak the language in force (a msgid another Python
+# spells differently simply stays English).
+ARGPARSE_TEXTS = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("unrecognized arguments: %s"),
+    N_("the following arguments are required: %s"),
+    N_("expected one argument"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+)
+
+
 class CliInputError(Exception):
     """Bad input to a subcommand: reported as one line on stderr with exit status 2."""
 
 
 class OneLineErrorParser(argparse.ArgumentParser):
-    """argparse prints usage plus message; we promise a single line and exit status 2."""
+    """argparse prints usage plus message; we promise a single line and exit status 2. Its own
+    words come from our catalogue (ARGPARSE_TEXTS)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        argparse._ = translation._  # (looked up when argparse formats, so it follows set_language)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise CliInputError(message)

@@ -40,8 +40,19 @@ def test_env_prints_chinese_labels_and_torchs_own_values(capsys):
 def test_a_subcommand_under_a_chinese_lang_says_its_error_in_chinese(monkeypatch, capsys):
     monkeypatch.setenv("LANG", "zh_CN.UTF-8")
     assert main(["env", "--colour"]) == 2
-    err = capsys.readouterr().err  # (argparse's own sentence stays argparse's, in English)
-    assert err.startswith("tensorviz env：错误：") and "--colour" in err and err.count("\n") == 1
+    err = capsys.readouterr().err  # argparse's own sentence too, from our catalogue
+    assert err == "tensorviz env：错误：无法识别的参数：--colour\n"
+
+
+def test_help_speaks_the_language_asked_argparse_headings_included(capsys):
+    with pytest.raises(SystemExit):
+        main(["--lang", "zh_CN", "--help"])
+    out = capsys.readouterr().out
+    assert out.startswith("用法：tensorviz ") and "显示这条帮助信息并退出" in out
+    assert "子命令（每个都接受 --help 和 --json）：" in out
+    with pytest.raises(SystemExit):
+        main(["--help"])  # LANG=C: English again in the same process
+    assert capsys.readouterr().out.startswith("usage: tensorviz ")
 
 
 def test_an_unknown_word_is_refused_in_the_language_asked(capsys):
