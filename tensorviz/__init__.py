@@ -6,15 +6,16 @@ From your own code (importing tensorviz loads neither Qt nor torch)::
     tensorviz.show(x, loss=loss, model=model)   # the app, on your live tensors
     tensorviz.breakpoint()                      # ... on every tensor this line can see
     tensorviz.graph(loss)                       # ... on loss's autograd graph
+    tensorviz.architecture(model, x)            # ... on model(x), module by module
     tensorviz.save_session("run.tvsession", x, loss=loss)   # for a machine with a display
 
 `TENSORVIZ_ON_ERROR=1 python train.py` opens the app on the frame of an uncaught exception.
 """
 
-from tensorviz.api.calls import breakpoint, graph, save_session, show
+from tensorviz.api.calls import architecture, breakpoint, graph, save_session, show
 from tensorviz.api.on_error import install_if_asked
 from tensorviz.version import __version__
 
-__all__ = ["__version__", "breakpoint", "graph", "save_session", "show"]
+__all__ = ["__version__", "architecture", "breakpoint", "graph", "save_session", "show"]
 
 install_if_asked()

@@ -2,6 +2,9 @@
 
 `tensorviz [FILE ...]` starts the GUI; `tensorviz SUBCOMMAND ...` runs a headless command from
 tensorviz/cli/. torch is not imported here: the window paints first and torch loads in a worker.
+`--lang zh_CN|en` picks the window's language for one run (and the language of these lines);
+without it, `--help` and the errors here speak the terminal's (LANG), the window View →
+Language's, else the system's.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ import sys
 import time
 
 from tensorviz import cli
+from tensorviz.core import translation
+from tensorviz.core.translation import _
 
 _START = time.perf_counter()
 
@@ -18,28 +23,37 @@ _START = time.perf_counter()
 def build_parser() -> argparse.ArgumentParser:
     parser = cli.OneLineErrorParser(
         prog=cli.PROG,
-        description="See PyTorch: tensors, strides and storage, autograd graphs and training. "
-        "Without a subcommand, starts the desktop app and queues FILEs for the Files area.",
+        description=_(
+            "See PyTorch: tensors, strides and storage, autograd graphs and training. "
+            "Without a subcommand, starts the desktop app and queues FILEs for the Files area."
+        ),
         epilog=cli.subcommand_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("files", nargs="*", metavar="FILE", help="tensor files to open")
-    parser.add_argument("--version", action="version", version=cli.version_text())
+    parser.add_argument("files", nargs="*", metavar="FILE", help=_("tensor files to open"))
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=cli.version_text(),
+        help=_("show program's version number and exit"),
+    )
     parser.add_argument(
         "--lang",
-        choices=("en", "zh_CN"),
-        help="the language of the window for this run (default: View → Language, else the "
-        "system's)",
+        choices=tuple(translation.LANGUAGES),
+        help=_(
+            "the language of the window for this run: en (English) or zh_CN (简体中文); "
+            "default: View → Language, else the system's"
+        ),
     )
     parser.add_argument(
         "--quit-after-ready",
         action="store_true",
-        help="quit once the window has painted and torch has loaded (smoke tests, benchmarks)",
+        help=_("quit once the window has painted and torch has loaded (smoke tests, benchmarks)"),
     )
     parser.add_argument(
         "--report-startup",
         action="store_true",
-        help="print 'first-paint SECONDS' and 'ready SECONDS' to stdout as they happen",
+        help=_("print 'first-paint SECONDS' and 'ready SECONDS' to stdout as they happen"),
     )
     return parser
 
@@ -49,11 +63,10 @@ def pyside_problem() -> str | None:
     import PySide6
 
     if sys.version_info < (3, 12) and PySide6.__version__.startswith("6.12."):
-        return (
-            f"PySide6 {PySide6.__version__} crashes Python {sys.version.split()[0]} "
-            "(a None reference-count bug). Install PySide6-Essentials<6.12 or use Python 3.12+; "
-            "`make run` sets this up for you."
-        )
+        return _(
+            "PySide6 {pyside} crashes Python {python} (a None reference-count bug). Install "
+            "PySide6-Essentials<6.12 or use Python 3.12+; `make run` sets this up for you."
+        ).format(pyside=PySide6.__version__, python=sys.version.split()[0])
     return None
 
 
@@ -62,13 +75,14 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in cli.SUBCOMMANDS:
         register_painters()
         return cli.run_subcommand(argv)
+    translation.set_language(cli.language_asked(argv))
     try:
         args = build_parser().parse_args(argv)
     except cli.CliInputError as error:
-        print(f"{cli.PROG}: error: {error}", file=sys.stderr)
+        print(cli.error_line(cli.PROG, error), file=sys.stderr)
         return 2
     if problem := cli.unknown_word_problem(args.files) or pyside_problem() or no_display():
-        print(f"{cli.PROG}: error: {problem}", file=sys.stderr)
+        print(cli.error_line(cli.PROG, problem), file=sys.stderr)
         return 2
     return run_gui(args)
 
@@ -81,10 +95,10 @@ def no_display() -> str | None:
     if problem is None:
         return None
     headless = ", ".join(cli.SUBCOMMANDS)
-    return (
-        f"no display to open the window on ({problem}). Run tensorviz in a desktop session, "
-        f"over `ssh -X`, or as `xvfb-run {cli.PROG} ...`; the subcommands ({headless}) need none."
-    )
+    return _(
+        "no display to open the window on ({problem}). Run tensorviz in a desktop session, "
+        "over `ssh -X`, or as `xvfb-run {prog} ...`; the subcommands ({headless}) need none."
+    ).format(problem=problem, prog=cli.PROG, headless=headless)
 
 
 def register_painters() -> None:
@@ -122,7 +136,7 @@ def run_gui(args: argparse.Namespace) -> int:
         window.ready.connect(window.close, Qt.ConnectionType.QueuedConnection)
     window.show()
     if args.files:
-        _, problems = window.open_paths(args.files)
+        _queued, problems = window.open_paths(args.files)
         for problem in problems:
             print(f"{cli.PROG}: {problem.message()}", file=sys.stderr)
     return app.exec()

@@ -37,6 +37,7 @@ QM = TS_DIR / f"tensorviz_{LANGUAGE}.qm"
 UNITS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "window": (("tensorviz/ui/window", "tensorviz/ui/widgets", "tensorviz/ui/session"),
                ("tensorviz/core/environment.py", "tensorviz/core/session", "tensorviz/api",
+                "tensorviz/ui/window/application.py",
                 "tensorviz/app.py", "tensorviz/cli/__init__.py", "tensorviz/cli/arguments.py",
                 "tensorviz/cli/env.py", "tensorviz/cli/pictures.py")),
     "workbench": (("tensorviz/ui/workbench",), ("tensorviz/core/tensors",)),

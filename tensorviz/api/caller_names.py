@@ -13,6 +13,8 @@ import linecache
 from dataclasses import dataclass
 from types import FrameType
 
+from tensorviz.core.translation import _
+
 
 @dataclass(frozen=True)
 class CallSite:
@@ -25,8 +27,13 @@ class CallSite:
     keywords: dict[str, str] | None = None  # keyword → the source of its value
 
     def where(self) -> str:
-        inside = f" in {self.function}()" if self.function not in ("<module>", "") else ""
-        return f"{_short_file(self.filename)}, line {self.line}{inside}"
+        """ "train.py, line 12 in step()", in the language in force."""
+        file = _short_file(self.filename)
+        if self.function in ("<module>", ""):
+            return _("{file}, line {line}").format(file=file, line=self.line)
+        return _("{file}, line {line} in {function}()").format(
+            file=file, line=self.line, function=self.function
+        )
 
 
 def call_site(frame: FrameType) -> CallSite:

@@ -1,8 +1,12 @@
-"""The functions `import tensorviz` offers: show, breakpoint, graph and save_session.
+"""The functions `import tensorviz` offers: show, breakpoint, graph, architecture and
+save_session.
 
 Importing this module loads neither Qt nor torch: a call imports what it needs, and Qt only
 when a window opens. Every call works on the caller's very objects (never copies) and keeps one
 workspace for the whole process, so a second call adds to what the first one showed.
+
+What a call prints on stderr speaks the window's language (View → Language, else the
+system's); where no window can open, the terminal's (LANG, as the CLI).
 """
 
 from __future__ import annotations
@@ -11,6 +15,9 @@ import sys
 import threading
 from dataclasses import replace
 from pathlib import Path
+
+from tensorviz.core import translation
+from tensorviz.core.translation import _
 
 _state: dict = {}  # "workspace": the API's Workspace, made on the first call
 
@@ -29,8 +36,9 @@ def show(*tensors, block: bool | None = None, **named):
     They are your objects, not copies: a view stays a view of your tensor (the Memory layout
     shows it sharing storage with the others), and an in-place operation in the app changes
     your tensor too. A tensor with a ``grad_fn`` can be opened in the Autograd graph area
-    (or call ``tensorviz.graph(loss)``). Tensors on a GPU stay there; only the values that are
-    drawn are copied to the CPU.
+    (or call ``tensorviz.graph(loss)``). A module's layers need an input to be recorded: the
+    line printed for it says so, and ``tensorviz.architecture(model, x)`` draws them. Tensors
+    on a GPU stay there; only the values that are drawn are copied to the CPU.
 
     ``block``: None (the default) blocks in a plain script until the window is closed, and
     returns at once in IPython/Jupyter with a Qt event loop (``%gui qt``, switched on if
@@ -63,6 +71,29 @@ def graph(tensor, *, block: bool | None = None):
     return _open("graph", frame, (tensor,), {}, block)
 
 
+def architecture(model, *inputs, block: bool | None = None):
+    """Open tensorviz's Architecture area on ``model(*inputs)``: the forward is run once (in
+    the window's worker, on your very model and inputs) and recorded module by module — every
+    module call and torch op, the shapes between them, repeated blocks folded — as the Script
+    area's "Architecture of model(x)" does.
+
+    ``model`` is an ``nn.Module`` (or a function that calls modules); ``inputs`` are passed to
+    it positionally, as you would call it. The model's parameters and the inputs also join the
+    Workbench under their names, as with ``show``. A forward that raises is drawn up to the op
+    that raised, with torch's message explained. Models on the meta device record their
+    shapes with no memory. See ``show`` for ``block``, names and displays.
+    """
+    if not callable(model) or _is_tensor(model):
+        raise TypeError(
+            _(
+                "tensorviz.architecture() takes the model first (an nn.Module or a function), "
+                "then its inputs: tensorviz.architecture(model, x); got {kind}"
+            ).format(kind=type(model).__name__)
+        )
+    frame = sys._getframe(1)
+    return _open("architecture", frame, (model, *inputs), {}, block)
+
+
 def save_session(path, *tensors, script: str | None = None, **named) -> Path:
     """Write tensors to a session file that ``tensorviz PATH`` (or File → Open Session) opens,
     on this machine or another — the way to the picture where no window can open.
@@ -90,9 +121,15 @@ def save_session(path, *tensors, script: str | None = None, **named) -> Path:
     return target
 
 
+def _is_tensor(value) -> bool:
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.Tensor)
+
+
 def _open(call: str, frame, tensors: tuple, named: dict | None, block: bool | None):
     from tensorviz.api.caller_names import call_site
 
+    speak_the_terminals_language()
     site = call_site(frame)
     problem = window_problem(f"tensorviz.{call}()")
     if problem:
@@ -101,55 +138,103 @@ def _open(call: str, frame, tensors: tuple, named: dict | None, block: bool | No
     from tensorviz.api.collected import collect, label_arguments, namespace_of
 
     workspace = api_workspace(create=True)
+    recording = None
     if named is None:  # breakpoint(): everything the line can see
         collected = collect(workspace, namespace_of(frame), site, call, complain=False)
     else:
-        collected = collect(workspace, label_arguments(site, frame, tensors, named), site, call)
+        labelled = label_arguments(site, frame, tensors, named)
+        if call == "architecture":
+            recording = _recording(site, list(labelled), tensors)
+        collected = collect(workspace, labelled, site, call)
     focus_graph = collected.names[0] if call == "graph" and collected.names else None
-    return present_collected(workspace, collected, site, focus_graph, block, None)
+    return present_collected(workspace, collected, site, focus_graph, block, None, recording)
 
 
-def present_collected(workspace, collected, site, graph, block, error):
+def _recording(site, labels: list[str], values: tuple):
+    """What architecture() asked for: (name, model, inputs, "model(x, mask)") as written."""
+    from tensorviz.api import viewer
+
+    written = site.positional
+    texts = [(written[i] if i < len(written) else None) or label for i, label in enumerate(labels)]
+    call_text = f"{texts[0]}({', '.join(texts[1:])})"
+    return viewer.Recording(labels[0], values[0], tuple(values[1:]), call_text)
+
+
+def present_collected(workspace, collected, site, graph, block, error, recording=None):
     from tensorviz.api import viewer
 
     if block is None:
         block = not viewer.notebook_has_qt_loop()
-    headline = _headline(collected, site, block, error is not None)
+    viewer.speak_the_windows_language()
+    headline = _headline(collected, site, block, error is not None, recording)
     print(f"tensorviz: {headline}", file=sys.stderr, flush=True)
-    focus = viewer.Focus(collected.names, headline, collected.notes, graph, collected.modules)
-    focus.error = error
+    notes = list(collected.notes)
+    if recording is None and collected.modules:
+        hint = _architecture_hint(collected.modules)
+        print(f"tensorviz: {hint}", file=sys.stderr, flush=True)
+        notes.append(hint)
+    focus = viewer.Focus(collected.names, headline, notes, graph, recording, error)
     viewer.present(workspace, focus, block)
     return list(collected.names)
 
 
-def _headline(collected, site, block: bool, failed: bool) -> str:
+def _headline(collected, site, block: bool, failed: bool, recording=None) -> str:
     count = len(collected.names)
     listed = ", ".join(collected.names[:6]) + ("…" if count > 6 else "")
-    what = f"{count} tensor{'s' if count != 1 else ''}" + (f" ({listed})" if count else "")
-    where = site.where()
-    verb = "stopped with an error at" if failed else "from"
-    tail = " — close the window to go on" if block and not failed else ""
-    return f"{what} {verb} {where}; your own objects, not copies{tail}"
+    what = _("no tensors")
+    if count:
+        what = translation.ngettext(
+            "{count} tensor ({listed})", "{count} tensors ({listed})", count
+        ).format(count=count, listed=listed)
+    if failed:
+        text = _("{what} stopped with an error at {where}; your own objects, not copies")
+    elif recording is not None:
+        text = _(
+            "the architecture of {call} from {where}, recorded in the Architecture area; "
+            "{what} in the Workbench, your own objects, not copies"
+        )
+    else:
+        text = _("{what} from {where}; your own objects, not copies")
+    text = text.format(what=what, where=site.where(), call=recording.text if recording else "")
+    if block and not failed:
+        text = _("{headline} — close the window to go on").format(headline=text)
+    return text
+
+
+def _architecture_hint(modules: dict) -> str:
+    name = next(iter(modules))
+    return _(
+        "{name} is an nn.Module: its parameters are in the Workbench; "
+        "tensorviz.architecture({name}, x) draws its layers in the Architecture area, run on "
+        "an input x of yours"
+    ).format(name=name)
+
+
+def speak_the_terminals_language() -> None:
+    """Before any window exists, the API speaks the language of the terminal it runs in (as
+    the CLI does); once a window has chosen one, that one."""
+    if not _state.get("language"):
+        _state["language"] = translation.set_language(translation.language_from_environment())
 
 
 def window_problem(what: str) -> str | None:
     """Why no window can open for `what` ("tensorviz.show()"), in one line; None if it can."""
     if threading.current_thread() is not threading.main_thread():
-        return (
-            f"{what} opens a window only from the main thread (Qt windows live there); "
+        return _(
+            "{what} opens a window only from the main thread (Qt windows live there); "
             "use tensorviz.save_session(path, ...) from other threads."
-        )
+        ).format(what=what)
     from tensorviz.ui.window.application import display_problem
 
     problem = display_problem()
     if problem is None:
         return None
-    return (
-        f"no display to open a window on ({problem}), so {what} shows nothing. "
+    return _(
+        "no display to open a window on ({problem}), so {what} shows nothing. "
         "Run where a desktop is (or over ssh -X), or write the tensors with "
         "tensorviz.save_session('tensors.tvsession', ...) and open that file with "
         "`tensorviz tensors.tvsession` where there is one."
-    )
+    ).format(problem=problem, what=what)
 
 
 def api_workspace(create: bool = False):

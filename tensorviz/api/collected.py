@@ -18,6 +18,7 @@ import torch
 from tensorviz.api.caller_names import CallSite, names_holding
 from tensorviz.core.script.capture import capture_namespace, identifier_from
 from tensorviz.core.tensors.workspace import Provenance, Workspace, WorkspaceEntry
+from tensorviz.core.translation import _
 
 FROM_CODE = "your code"  # Provenance.op of every entry the Python API adds
 
@@ -89,11 +90,11 @@ def collect(
         more = "…" if len(added) + len(replaced) > 4 else ""
         workspace.record_script_run(added, replaced, [], None, f"{call}: {shown}{more}")
     if capture.truncated:
-        result.notes.append("Only the first 500 tensors were added; the rest were left out.")
+        result.notes.append(_("Only the first 500 tensors were added; the rest were left out."))
     if ignored:
+        listed = ", ".join(ignored[:5]) + ("…" if len(ignored) > 5 else "")
         result.notes.append(
-            f"Not a tensor or nn.Module, so not shown: {', '.join(ignored[:5])}"
-            + ("…" if len(ignored) > 5 else "")
+            _("Not a tensor or nn.Module, so not shown: {names}").format(names=listed)
         )
     return result
 
@@ -139,12 +140,16 @@ def _notes(found) -> tuple[str, ...]:
     tensor = found.tensor
     if tensor.device.type == "meta":
         return (
-            f"{found.path} is on the meta device: it has a shape, dtype and strides but no "
-            "values, so there is nothing to draw.",
+            _(
+                "{name} is on the meta device: it has a shape, dtype and strides but no values, "
+                "so there is nothing to draw."
+            ).format(name=found.path),
         )
     if tensor.device.type != "cpu":
         return (
-            f"{found.path} stays on {tensor.device}: tensorviz does not move it, and copies to "
-            "the CPU only what it draws (the table's slice, the statistics' results).",
+            _(
+                "{name} stays on {device}: tensorviz does not move it, and copies to the CPU only "
+                "what it draws (the table's slice, the statistics' results)."
+            ).format(name=found.path, device=tensor.device),
         )
     return ()

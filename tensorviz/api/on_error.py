@@ -41,7 +41,10 @@ def _on_uncaught(kind, error, trace) -> None:
     try:
         open_on_error(error, raising_frame(trace))
     except Exception as failure:  # noqa: BLE001 — the hook must never hide the real error
-        print(f"tensorviz: could not open on the error ({failure})", file=sys.stderr)
+        from tensorviz.core.translation import _
+
+        print(_("tensorviz: could not open on the error ({failure})").format(failure=failure),
+              file=sys.stderr)  # fmt: skip
 
 
 def raising_frame(trace):
@@ -58,10 +61,16 @@ def raising_frame(trace):
 
 def open_on_error(error: BaseException, frame) -> list[str] | None:
     from tensorviz.api.caller_names import call_site
-    from tensorviz.api.calls import api_workspace, present_collected, window_problem
+    from tensorviz.api.calls import (
+        api_workspace,
+        present_collected,
+        speak_the_terminals_language,
+        window_problem,
+    )
     from tensorviz.api.collected import collect, namespace_of
     from tensorviz.core.explain.errors import explain_error
 
+    speak_the_terminals_language()
     problem = window_problem(VARIABLE)
     if problem:
         print(f"tensorviz: {problem}", file=sys.stderr)
@@ -69,6 +78,9 @@ def open_on_error(error: BaseException, frame) -> list[str] | None:
     site = call_site(frame)
     workspace = api_workspace(create=True)
     collected = collect(workspace, namespace_of(frame), site, "error", complain=False)
+    from tensorviz.api import viewer
+
+    viewer.speak_the_windows_language()  # the explanation is made in the window's language
     explained = explain_error(error)
     return present_collected(workspace, collected, site, None, True, explained)
 

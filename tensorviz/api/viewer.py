@@ -19,14 +19,25 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QEventLoop, Qt, QTimer
 
 from tensorviz.core.tensors.workspace import Workspace
+from tensorviz.core.translation import _
 from tensorviz.ui.widgets.error_panel import ErrorPanel
 from tensorviz.ui.window.app_settings import AppSettings
 from tensorviz.ui.window.application import create_application
+from tensorviz.ui.window.language import LanguageSwitcher
 from tensorviz.ui.window.main_window import MainWindow
 
 QUIT_AFTER_READY = "TENSORVIZ_QUIT_AFTER_READY"  # smoke tests: close once the window is ready
-ARCHITECTURE_AREA = "architecture"  # the forward view's area: its panel draws a module
 CTRL_C_POLL_MS = 200  # how often Python gets to run its Ctrl+C handler inside Qt's loop
+
+
+@dataclass(frozen=True)
+class Recording:
+    """What `tensorviz.architecture(model, x)` asked the Architecture area to record."""
+
+    name: str  # the model's workspace label ("model")
+    model: object  # the caller's nn.Module (or function)
+    inputs: tuple  # the caller's inputs, passed positionally
+    text: str  # "model(x)", as the caller wrote it
 
 
 @dataclass
@@ -37,7 +48,7 @@ class Focus:
     headline: str
     notes: list[str] = field(default_factory=list)
     graph: str | None = None  # open this tensor's autograd graph
-    modules: dict = field(default_factory=dict)  # name → nn.Module, for the architecture view
+    recording: Recording | None = None  # record this forward in the Architecture area
     error: object = None  # ExplainedError of the exception the program stopped on
 
 
@@ -46,6 +57,16 @@ _window: list[MainWindow] = []  # the open window, if any
 
 def current_window() -> MainWindow | None:
     return _window[0] if _window else None
+
+
+def speak_the_windows_language() -> str:
+    """Switch to the language the window will speak (View → Language as remembered, else the
+    system's), so what the API prints and what the window shows agree."""
+    create_application()
+    window = current_window()
+    if window is not None:
+        return window.language.language
+    return LanguageSwitcher.shared().apply(AppSettings().language())
 
 
 def present(workspace: Workspace, focus: Focus, block: bool) -> MainWindow:
@@ -72,32 +93,37 @@ def present(workspace: Workspace, focus: Focus, block: bool) -> MainWindow:
 
 
 def turn_to(window: MainWindow, focus: Focus) -> None:
-    """The shown tensors selected (or the graph opened), the module drawn, what happened said."""
+    """What happened said (the notice bar, the status line: an area's own message may follow),
+    then the shown tensors selected, the graph opened or the forward recorded."""
     if window.context is None:  # torch failed to load: the notice bar says why already
         return
     window.notice_bar.show_messages([focus.headline, *focus.notes])
+    window.statusBar().showMessage(focus.notes[-1] if focus.notes else focus.headline, 15_000)
     if focus.error is not None:
         _error_panel(window).show_error(focus.error)
-    if focus.graph is not None:
+    if focus.recording is not None:
+        record_architecture(window, focus.recording)
+    elif focus.graph is not None:
         window.panel("graph").show_tensor(focus.graph)
         window.show_area("graph")
     elif focus.names:
         window.panel("workbench").select(focus.names[-1])
         window.show_area("workbench")
-    for name, module in focus.modules.items():
-        open_in_architecture(window, name, module)
 
 
-def open_in_architecture(window: MainWindow, name: str, module) -> bool:
-    """The hook for the architecture (forward) view: a panel that has `show_module(name, module)`
-    draws the module; until that area exists, its parameters are in the Workbench only."""
-    if ARCHITECTURE_AREA not in window.panels:
-        return False
-    panel = window.panel(ARCHITECTURE_AREA)
-    if not hasattr(panel, "show_module"):
-        return False
-    panel.show_module(name, module)
-    return True
+def record_architecture(window: MainWindow, recording: Recording) -> None:
+    """The Architecture area records `model(*inputs)` (in its worker) and shows it, as the
+    Script area's "Architecture of model(x)" does; a later call for the same name replaces it."""
+    from tensorviz.core.forward.presets import ForwardSubject
+
+    def subject():
+        return ForwardSubject(recording.model, recording.inputs, recording.text)
+
+    key = f"code:{recording.name}"
+    panel = window.panel("architecture")
+    panel.add_subject(key, _("your code: {call}").format(call=recording.text), subject)
+    panel.show_subject(key)
+    window.show_area("architecture")
 
 
 def _error_panel(window: MainWindow) -> ErrorPanel:
@@ -105,7 +131,9 @@ def _error_panel(window: MainWindow) -> ErrorPanel:
     for panel in window.findChildren(ErrorPanel):
         if panel.property("programError"):
             return panel
-    panel = ErrorPanel(footer="Your program stopped here; close the window to let it end.")
+    panel = ErrorPanel(
+        footer=lambda: _("Your program stopped here; close the window to let it end.")
+    )
     panel.setProperty("programError", True)  # (its object name keeps the error panel's style)
     window.centralWidget().layout().insertWidget(1, panel)
     return panel

@@ -12,12 +12,22 @@ import os
 import sys
 
 from tensorviz.cli import diff, env, forward, graph, inspect, run, train
-from tensorviz.cli.arguments import PROG, CliInputError, OneLineErrorParser, Subcommand
+from tensorviz.cli.arguments import (
+    PROG,
+    CliInputError,
+    OneLineErrorParser,
+    Subcommand,
+    add_language_argument,
+    error_line,
+    language_asked,
+)
 from tensorviz.core import translation
+from tensorviz.core.translation import _
 from tensorviz.version import __version__
 
-__all__ = ["PROG", "SUBCOMMANDS", "CliInputError", "OneLineErrorParser", "run_subcommand",
-           "subcommand_help", "unknown_word_problem", "version_text"]  # fmt: skip
+__all__ = ["PROG", "SUBCOMMANDS", "CliInputError", "OneLineErrorParser", "error_line",
+           "language_asked", "run_subcommand", "subcommand_help", "unknown_word_problem",
+           "version_text"]  # fmt: skip
 
 SUBCOMMANDS: dict[str, Subcommand] = {
     module.COMMAND.name: module.COMMAND
@@ -27,8 +37,8 @@ SUBCOMMANDS: dict[str, Subcommand] = {
 
 def subcommand_help() -> str:
     width = max(len(name) for name in SUBCOMMANDS)
-    lines = [f"  {s.name.ljust(width)}  {s.summary}" for s in SUBCOMMANDS.values()]
-    return "subcommands (each takes --help and --json):\n" + "\n".join(lines)
+    lines = [f"  {s.name.ljust(width)}  {s.described()}" for s in SUBCOMMANDS.values()]
+    return _("subcommands (each takes --help and --json):") + "\n" + "\n".join(lines)
 
 
 def unknown_word_problem(words: list[str]) -> str | None:
@@ -40,16 +50,19 @@ def unknown_word_problem(words: list[str]) -> str | None:
     if word in SUBCOMMANDS or os.path.lexists(word) or os.sep in word or "." in word:
         return None
     close = difflib.get_close_matches(word, SUBCOMMANDS, n=1)
-    guess = f" Did you mean `{PROG} {close[0]}`?" if close else ""
-    return (
-        f"no such file or subcommand: {word}. The subcommands are {', '.join(SUBCOMMANDS)} "
-        f"(`{PROG} --help` says what each does).{guess}"
-    )
+    problem = _(
+        "no such file or subcommand: {word}. The subcommands are {names} (`{prog} --help` says "
+        "what each does)."
+    ).format(word=word, names=", ".join(SUBCOMMANDS), prog=PROG)
+    if close:
+        problem += _(" Did you mean `{line}`?").format(line=f"{PROG} {close[0]}")
+    return problem
 
 
 def _build_subparser(command: Subcommand) -> OneLineErrorParser:
-    parser = OneLineErrorParser(prog=f"{PROG} {command.name}", description=command.summary)
-    parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
+    parser = OneLineErrorParser(prog=f"{PROG} {command.name}", description=command.described())
+    parser.add_argument("--json", action="store_true", help=_("print machine-readable JSON"))
+    add_language_argument(parser)
     command.add_arguments(parser)
     return parser
 
@@ -57,12 +70,12 @@ def _build_subparser(command: Subcommand) -> OneLineErrorParser:
 def run_subcommand(argv: list[str]) -> int:
     """Run `argv[0]` as a subcommand with the remaining arguments; returns the exit status."""
     command = SUBCOMMANDS[argv[0]]
-    translation.set_language(translation.language_from_environment())  # LANG=zh_CN.UTF-8 …
+    translation.set_language(language_asked(argv[1:]))  # --lang zh_CN, else LANG=zh_CN.UTF-8 …
     try:
         args = _build_subparser(command).parse_args(argv[1:])
         return command.run(args)
     except CliInputError as error:
-        print(f"{PROG} {command.name}: error: {error}", file=sys.stderr)
+        print(error_line(f"{PROG} {command.name}", error), file=sys.stderr)
         return 2
     except BrokenPipeError:  # `tensorviz env | head`: the reader left; not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tensorviz.cli.arguments import CliInputError
+from tensorviz.core.translation import _
 
 Painter = Callable[[object, Path], None]
 _PAINTERS: dict[str, Painter] = {}
@@ -22,5 +23,9 @@ def paint(kind: str, subject, path: Path) -> None:
     """Paint `subject` into `path` (.png or .svg) with the painter registered for `kind`."""
     painter = _PAINTERS.get(kind)
     if painter is None:
-        raise CliInputError(f"cannot paint {path.name}: no painter for {kind} pictures here")
+        raise CliInputError(
+            _("cannot paint {name}: no painter for {kind} pictures here").format(
+                name=path.name, kind=kind
+            )
+        )
     painter(subject, path)

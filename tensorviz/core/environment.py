@@ -106,7 +106,7 @@ def _installed_version(name: str) -> str:
     try:
         return metadata.version(name)
     except metadata.PackageNotFoundError:
-        return "not installed"
+        return _("not installed")
 
 
 def _cuda_devices() -> list[CudaDevice]:

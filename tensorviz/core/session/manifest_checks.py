@@ -16,6 +16,7 @@ from tensorviz.core.session.session_format import (
     SessionFileError,
 )
 from tensorviz.core.tensors.workspace import Workspace, WorkspaceError
+from tensorviz.core.translation import _
 
 MAX_DIMS = 64
 
@@ -29,8 +30,9 @@ class Checked:
     written_by: str
 
 
-def _bad(where: str, problem: str) -> SessionFileError:
-    return SessionFileError(f"its manifest is damaged: {where} {problem}")
+def _bad(problem: str) -> SessionFileError:
+    """`problem` names where it is (each message below is one translated sentence)."""
+    return SessionFileError(_("its manifest is damaged: {problem}").format(problem=problem))
 
 
 def _natural(value) -> bool:
@@ -39,51 +41,65 @@ def _natural(value) -> bool:
 
 def _get(obj: dict, key: str, kind, where: str, optional: bool = False):
     if key not in obj:
-        raise _bad(where, f"has no {key!r}")
+        raise _bad(_("{where} has no {key!r}").format(where=where, key=key))
     value = obj[key]
     if value is None and optional:
         return None
     if kind == "natural":
         if not _natural(value):
-            raise _bad(where, f"has {key} = {value!r}, which is not an integer ≥ 0")
+            raise _bad(
+                _("{where} has {key} = {value!r}, which is not an integer ≥ 0").format(
+                    where=where, key=key, value=value
+                )
+            )
         return value
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise _bad(where, f"has a {key} that is not {getattr(kind, '__name__', kind)}")
+        kind_name = getattr(kind, "__name__", kind)
+        raise _bad(
+            _("{where} has a {key} that is not {kind}").format(where=where, key=key, kind=kind_name)
+        )
     return value
 
 
 def _naturals(obj: dict, key: str, where: str) -> list[int]:
     values = _get(obj, key, list, where)
     if len(values) > MAX_DIMS or not all(_natural(v) for v in values):
-        raise _bad(where, f"has a {key} that is not a list of integers ≥ 0")
+        raise _bad(
+            _("{where} has a {key} that is not a list of integers ≥ 0").format(where=where, key=key)
+        )
     return values
 
 
 def _strings(obj: dict, key: str, where: str) -> list[str]:
     values = _get(obj, key, list, where)
     if not all(isinstance(v, str) for v in values):
-        raise _bad(where, f"has a {key} that is not a list of strings")
+        raise _bad(
+            _("{where} has a {key} that is not a list of strings").format(where=where, key=key)
+        )
     return values
 
 
 def checked_manifest(manifest) -> Checked:
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise SessionFileError("it is not a tensorviz session (its manifest does not say so)")
+        raise SessionFileError(_("it is not a tensorviz session (its manifest does not say so)"))
     version = manifest.get("format_version")
     if not _natural(version) or version > FORMAT_VERSION:
         raise SessionFileError(
-            f"it was written in session format {version!r} by {manifest.get('written_by')!r}; "
-            f"this tensorviz reads format {FORMAT_VERSION} and older — update tensorviz"
+            _(
+                "it was written in session format {version!r} by {writer!r}; this tensorviz "
+                "reads format {known} and older — update tensorviz"
+            ).format(version=version, writer=manifest.get("written_by"), known=FORMAT_VERSION)
         )
-    storages = [_storage(s, i) for i, s in enumerate(_get(manifest, "storages", list, "the file"))]
-    tensors = _get(manifest, "tensors", list, "the file")
+    the_file = _("the file")
+    storages = [_storage(s, i) for i, s in enumerate(_get(manifest, "storages", list, the_file))]
+    tensors = _get(manifest, "tensors", list, the_file)
     names: set[str] = set()
     uids: set[int] = set()
     checked = [_tensor(t, i, storages, names, uids) for i, t in enumerate(tensors)]
-    script = _get(manifest, "script", str, "the file", optional=True)
+    script = _get(manifest, "script", str, the_file, optional=True)
     if script is not None and len(script) > TEXT_MAX_CHARS:
-        raise _bad("the script", f"is longer than {TEXT_MAX_CHARS:,} characters")
-    training = _get(manifest, "training", dict, "the file", optional=True)
+        raise _bad(_("the script is longer than {limit:,} characters").format(limit=TEXT_MAX_CHARS))
+    training = _get(manifest, "training", dict, the_file, optional=True)
     written_by = manifest.get("written_by")
     return Checked(
         storages, checked, script, training, written_by if isinstance(written_by, str) else "?"
@@ -91,23 +107,39 @@ def checked_manifest(manifest) -> Checked:
 
 
 def _storage(record, index: int) -> dict:
-    where = f"storage {index}"
+    where = _("storage {index}").format(index=index)
     if not isinstance(record, dict):
-        raise _bad(where, "is not an object")
+        raise _bad(_("{where} is not an object").format(where=where))
     device = _get(record, "device", str, where)
     if not DEVICE_PATTERN.fullmatch(device):
-        raise _bad(where, f"names the device {device[:40]!r}, which tensorviz does not know")
+        raise _bad(
+            _("{where} names the device {device!r}, which tensorviz does not know").format(
+                where=where, device=device[:40]
+            )
+        )
     nbytes = _get(record, "nbytes", "natural", where)
     dtype = _get(record, "dtype", str, where)
     if DTYPES.get(dtype) not in SAFETENSORS_DTYPES:
-        raise _bad(where, f"is stored as {dtype[:40]!r}, which safetensors does not store")
+        raise _bad(
+            _("{where} is stored as {dtype!r}, which safetensors does not store").format(
+                where=where, dtype=dtype[:40]
+            )
+        )
     if nbytes % DTYPES[dtype].itemsize:
-        raise _bad(where, f"has {nbytes} bytes, not a whole number of {dtype} elements")
+        raise _bad(
+            _("{where} has {nbytes} bytes, not a whole number of {dtype} elements").format(
+                where=where, nbytes=nbytes, dtype=dtype
+            )
+        )
     checked = {"device": device, "nbytes": nbytes, "dtype": dtype}
     if device != "meta":
         shard = _get(record, "shard", str, where)
         if not SHARD_PATTERN.fullmatch(shard):
-            raise _bad(where, f"names the member {shard[:60]!r}, which is not a storage shard")
+            raise _bad(
+                _("{where} names the member {shard!r}, which is not a storage shard").format(
+                    where=where, shard=shard[:60]
+                )
+            )
         checked["shard"] = shard
         checked["key"] = _get(record, "key", str, where)
     return checked
@@ -115,49 +147,75 @@ def _storage(record, index: int) -> dict:
 
 def _view(view, where: str, storages: list[dict]) -> dict:
     if not isinstance(view, dict):
-        raise _bad(where, "is not an object")
+        raise _bad(_("{where} is not an object").format(where=where))
     storage = _get(view, "storage", "natural", where)
     if storage >= len(storages):
-        raise _bad(where, f"refers to storage {storage}, and there are {len(storages)}")
+        raise _bad(
+            _("{where} refers to storage {storage}, and there are {count}").format(
+                where=where, storage=storage, count=len(storages)
+            )
+        )
     dtype = _get(view, "dtype", str, where)
     if dtype not in DTYPES:
-        raise _bad(where, f"has the dtype {dtype[:40]!r}, which torch does not have")
+        raise _bad(
+            _("{where} has the dtype {dtype!r}, which torch does not have").format(
+                where=where, dtype=dtype[:40]
+            )
+        )
     shape = _naturals(view, "shape", where)
     stride = _naturals(view, "stride", where)
     if len(stride) != len(shape):
-        raise _bad(where, f"has {len(shape)} sizes but {len(stride)} strides")
+        raise _bad(
+            _("{where} has {sizes} sizes but {strides} strides").format(
+                where=where, sizes=len(shape), strides=len(stride)
+            )
+        )
     offset = _get(view, "storage_offset", "natural", where)
     return {"storage": storage, "dtype": dtype, "shape": shape, "stride": stride,
             "storage_offset": offset}  # fmt: skip
 
 
 def _tensor(record, index: int, storages, names: set, uids: set) -> dict:
-    where = f"tensor {index}"
+    where = _("tensor {index}").format(index=index)
     if not isinstance(record, dict):
-        raise _bad(where, "is not an object")
+        raise _bad(_("{where} is not an object").format(where=where))
     name = _get(record, "name", str, where)
     try:
         Workspace().check_new_name(name)  # the workspace's own rules for a name
     except WorkspaceError as error:
-        raise _bad(where, f"cannot be named so: {error}") from None
+        raise _bad(
+            _("{where} cannot be named so: {error}").format(where=where, error=error)
+        ) from None
     if name in names:
-        raise _bad(where, f"has the name {name!r}, which another tensor has too")
+        raise _bad(
+            _("{where} has the name {name!r}, which another tensor has too").format(
+                where=where, name=name
+            )
+        )
     names.add(name)
-    where = f"tensor {name!r}"
+    where = _("tensor {name!r}").format(name=name)
     uid = _get(record, "uid", "natural", where)
     if uid in uids:
-        raise _bad(where, f"has the uid {uid}, which another tensor has too")
+        raise _bad(
+            _("{where} has the uid {uid}, which another tensor has too").format(
+                where=where, uid=uid
+            )
+        )
     uids.add(uid)
     parents = _naturals(record, "parent_uids", where)
-    view = _view(record.get("tensor"), f"{where} (its view)", storages)
+    view = _view(record.get("tensor"), _("{where} (its view)").format(where=where), storages)
     requires_grad = _get(record, "requires_grad", bool, where)
     dtype = DTYPES[view["dtype"]]
     if requires_grad and not (dtype.is_floating_point or dtype.is_complex):
-        raise _bad(where, f"requires grad with the dtype {view['dtype']}, which cannot")
+        raise _bad(
+            _("{where} requires grad with the dtype {dtype}, which cannot").format(
+                where=where, dtype=view["dtype"]
+            )
+        )
     grad = record.get("grad")
     numpy = record.get("numpy")
     provenance = _get(record, "provenance", dict, where)
-    p_where = f"the provenance of {name!r}"
+    p_where = _("the provenance of {name!r}").format(name=name)
     return {
         "name": name,
         "uid": uid,
@@ -168,8 +226,8 @@ def _tensor(record, index: int, storages, names: set, uids: set) -> dict:
         "tensor_device": storages[view["storage"]]["device"],
         "requires_grad": requires_grad,
         "grad_fn": _get(record, "grad_fn", str, where, optional=True),
-        "grad": None if grad is None else _view(grad, f"the .grad of {name!r}", storages),
-        "numpy": None if numpy is None else _view(numpy, f"the array of {name!r}", storages),
+        "grad": None if grad is None else _view(grad, _grad_of(name), storages),
+        "numpy": None if numpy is None else _view(numpy, _array_of(name), storages),
         "provenance": {
             "op": _get(provenance, "op", str, p_where),
             "code": _get(provenance, "code", str, p_where),
@@ -177,3 +235,11 @@ def _tensor(record, index: int, storages, names: set, uids: set) -> dict:
             "params": _get(provenance, "params", dict, p_where),
         },
     }
+
+
+def _grad_of(name: str) -> str:
+    return _("the .grad of {name!r}").format(name=name)
+
+
+def _array_of(name: str) -> str:
+    return _("the array of {name!r}").format(name=name)

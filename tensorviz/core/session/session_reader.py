@@ -26,6 +26,7 @@ from tensorviz.core.session.session_format import (
 from tensorviz.core.tensors.memory_budget import available_memory_bytes, human_bytes
 from tensorviz.core.tensors.workspace import Provenance, WorkspaceEntry
 from tensorviz.core.training.data import TrainingConfig, TrainingConfigError
+from tensorviz.core.translation import _
 
 
 @dataclass
@@ -46,14 +47,18 @@ def read_session(
         with zipfile.ZipFile(path) as archive:
             return _read(archive, progress, cancelled)
     except SessionFileError as error:
-        raise SessionFileError(f"Cannot open {Path(path).name}: {error}.") from None
+        raise SessionFileError(_cannot_open(path, str(error))) from None
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError) as error:
-        reason = "it is not a tensorviz session (not a zip file)"
+        reason = _("it is not a tensorviz session (not a zip file)")
         if isinstance(error, OSError) and not isinstance(error, zipfile.BadZipFile):
             reason = error.strerror or str(error)
         elif "zip file" not in str(error).lower():
-            reason = f"the file is damaged ({error})"
-        raise SessionFileError(f"Cannot open {Path(path).name}: {reason}.") from None
+            reason = _("the file is damaged ({detail})").format(detail=error)
+        raise SessionFileError(_cannot_open(path, reason)) from None
+
+
+def _cannot_open(path, reason: str) -> str:
+    return _("Cannot open {name}: {reason}.").format(name=Path(path).name, reason=reason)
 
 
 def _read(archive: zipfile.ZipFile, progress, cancelled) -> LoadedSession:
@@ -70,17 +75,25 @@ def _manifest(archive: zipfile.ZipFile) -> dict:
     try:
         info = archive.getinfo(MANIFEST)
     except KeyError:
-        raise SessionFileError(f"it is not a tensorviz session (it has no {MANIFEST})") from None
+        raise SessionFileError(
+            _("it is not a tensorviz session (it has no {manifest})").format(manifest=MANIFEST)
+        ) from None
     if info.file_size > MANIFEST_MAX_BYTES:
-        raise SessionFileError(f"its {MANIFEST} is {human_bytes(info.file_size)}, too big")
+        raise SessionFileError(
+            _("its {manifest} is {size}, too big").format(
+                manifest=MANIFEST, size=human_bytes(info.file_size)
+            )
+        )
     with archive.open(info) as member:
         raw = member.read(MANIFEST_MAX_BYTES + 1)
     if len(raw) > MANIFEST_MAX_BYTES:
-        raise SessionFileError(f"its {MANIFEST} is larger than it says")
+        raise SessionFileError(_("its {manifest} is larger than it says").format(manifest=MANIFEST))
     try:
         return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        raise SessionFileError(f"its {MANIFEST} is not valid UTF-8 JSON") from None
+        raise SessionFileError(
+            _("its {manifest} is not valid UTF-8 JSON").format(manifest=MANIFEST)
+        ) from None
 
 
 def _storages(archive, manifest: Checked, progress, cancelled) -> list[torch.UntypedStorage]:
@@ -111,12 +124,13 @@ def _shard(archive: zipfile.ZipFile, shard: str) -> dict[str, torch.Tensor]:
     try:
         info = archive.getinfo(shard)
     except KeyError:
-        raise SessionFileError(f"its member {shard} is missing") from None
+        raise SessionFileError(_("its member {shard} is missing").format(shard=shard)) from None
     room = available_memory_bytes()
     if info.file_size * 2 > room:  # the member's bytes, then the tensors made from them
         raise SessionFileError(
-            f"its member {shard} needs {human_bytes(info.file_size * 2)} of memory to read, "
-            f"and {human_bytes(room)} is free"
+            _("its member {shard} needs {needed} of memory to read, and {free} is free").format(
+                shard=shard, needed=human_bytes(info.file_size * 2), free=human_bytes(room)
+            )
         )
     data = archive.read(info)  # (zipfile checks the length and CRC: a damaged member raises)
     try:
@@ -125,19 +139,36 @@ def _shard(archive: zipfile.ZipFile, shard: str) -> dict[str, torch.Tensor]:
             return safetensors.torch.load(data)
     except Exception as error:  # noqa: BLE001 — the library's SafetensorError and its kin
         detail = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise SessionFileError(f"its member {shard} is not valid safetensors ({detail})") from None
+        raise SessionFileError(
+            _("its member {shard} is not valid safetensors ({detail})").format(
+                shard=shard, detail=detail
+            )
+        ) from None
 
 
 def _checked_storage(loaded: dict, shard: str, index: int, record: dict):
     key = record["key"]
     tensor = loaded.get(key)
     if tensor is None:
-        raise SessionFileError(f"storage {index} ({key}) is missing from {shard}")
+        raise SessionFileError(
+            _("storage {index} ({key}) is missing from {shard}").format(
+                index=index, key=key, shard=shard
+            )
+        )
     nbytes = tensor.numel() * tensor.element_size()
     if tensor.dim() != 1 or nbytes != record["nbytes"] or tensor.dtype != DTYPES[record["dtype"]]:
         raise SessionFileError(
-            f"storage {index} in {shard} is {nbytes:,} bytes of {tensor.dtype}, but the "
-            f"manifest says {record['nbytes']:,} bytes of {record['dtype']}"
+            _(
+                "storage {index} in {shard} is {nbytes:,} bytes of {dtype}, but the manifest "
+                "says {expected:,} bytes of {expected_dtype}"
+            ).format(
+                index=index,
+                shard=shard,
+                nbytes=nbytes,
+                dtype=tensor.dtype,
+                expected=record["nbytes"],
+                expected_dtype=record["dtype"],
+            )
         )
     storage = tensor.clone().untyped_storage()  # memory of its own, writable
     device = record["device"]
@@ -160,28 +191,39 @@ def _entry(record: dict, storages: list, notes: list[str]) -> WorkspaceEntry:
     extra: list[str] = []
     if str(tensor.device) != saved_device:
         extra.append(
-            f"{name} was on {saved_device}, which this machine lacks: it is on {tensor.device} now."
+            _("{name} was on {saved}, which this machine lacks: it is on {device} now.").format(
+                name=name, saved=saved_device, device=tensor.device
+            )
         )
         notes.append(extra[-1])
     if record["requires_grad"]:
         tensor.requires_grad_(True)
     if record["grad"] is not None:
-        grad = _view(record["grad"], storages, f"{name}.grad")
+        grad = _view(record["grad"], storages, f"{name}.grad")  # (code: stays as written)
         try:
             tensor.grad = grad.to(tensor.device)
         except RuntimeError as error:
-            raise SessionFileError(f"the .grad of {name} does not fit it ({error})") from None
+            raise SessionFileError(
+                _("the .grad of {name} does not fit it ({error})").format(name=name, error=error)
+            ) from None
     if record["grad_fn"]:
         extra.append(
-            f"Restored from a session: {name} was made by {record['grad_fn']}, but sessions do "
-            "not keep autograd graphs, so it has no grad_fn now."
+            _(
+                "Restored from a session: {name} was made by {grad_fn}, but sessions do not "
+                "keep autograd graphs, so it has no grad_fn now."
+            ).format(name=name, grad_fn=record["grad_fn"])
         )
     array = None
     if record["numpy"] is not None:
         try:
-            array = _view(record["numpy"], storages, f"the NumPy array of {name}").numpy()
+            what = _("the NumPy array of {name}").format(name=name)
+            array = _view(record["numpy"], storages, what).numpy()
         except (TypeError, RuntimeError):  # a dtype NumPy lacks, or memory off the CPU
-            notes.append(f"The NumPy array of {name} could not be made again; it is left out.")
+            notes.append(
+                _("The NumPy array of {name} could not be made again; it is left out.").format(
+                    name=name
+                )
+            )
     p = record["provenance"]
     provenance = Provenance(p["op"], p["code"], tuple(p["inputs"]), p["params"])
     return WorkspaceEntry(
@@ -198,14 +240,17 @@ def _view(view: dict, storages: list, what: str) -> torch.Tensor:
         last = offset + sum((n - 1) * s for n, s in zip(shape, stride, strict=True))
         if (last + 1) * dtype.itemsize > storage.nbytes():
             raise SessionFileError(
-                f"{what} reaches byte {(last + 1) * dtype.itemsize:,} of a storage of "
-                f"{storage.nbytes():,} bytes"
+                _("{what} reaches byte {byte:,} of a storage of {size:,} bytes").format(
+                    what=what, byte=(last + 1) * dtype.itemsize, size=storage.nbytes()
+                )
             )
     try:
         base = torch.empty(0, dtype=dtype, device=storage.device)
         return base.set_(storage, offset, shape, stride)
     except RuntimeError as error:
-        raise SessionFileError(f"torch refuses the layout of {what} ({error})") from None
+        raise SessionFileError(
+            _("torch refuses the layout of {what} ({error})").format(what=what, error=error)
+        ) from None
 
 
 def _training(values: dict | None) -> TrainingConfig | None:
@@ -215,5 +260,7 @@ def _training(values: dict | None) -> TrainingConfig | None:
         config = TrainingConfig.from_dict(values)
         config.validate()
     except TrainingConfigError as error:
-        raise SessionFileError(f"its Training configuration is invalid: {error}") from None
+        raise SessionFileError(
+            _("its Training configuration is invalid: {error}").format(error=error)
+        ) from None
     return config

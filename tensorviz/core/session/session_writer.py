@@ -29,6 +29,7 @@ from tensorviz.core.session.session_format import (
 from tensorviz.core.tensors.identity import dtype_name
 from tensorviz.core.tensors.workspace import WorkspaceEntry
 from tensorviz.core.training.data import TrainingConfig
+from tensorviz.core.translation import _
 from tensorviz.version import __version__
 
 Progress = Callable[[int, int], None]  # (bytes written, bytes in all)
@@ -87,16 +88,19 @@ class _Storages:
 
 def _left_out(tensor: torch.Tensor) -> str | None:
     if tensor.layout != torch.strided or tensor.is_nested:
-        return f"a {str(tensor.layout).removeprefix('torch.')} tensor (only strided ones are kept)"
+        layout = str(tensor.layout).removeprefix("torch.")
+        return _("a {layout} tensor (only strided ones are kept)").format(layout=layout)
     if tensor.is_quantized or dtype_name(tensor.dtype) not in DTYPES:
-        return f"its dtype {dtype_name(tensor.dtype)} is not one sessions keep"
+        return _("its dtype {dtype} is not one sessions keep").format(
+            dtype=dtype_name(tensor.dtype)
+        )
     return None
 
 
 def _entry_record(entry: WorkspaceEntry, storages: _Storages, notes: list[str]) -> dict | None:
     tensor = entry.tensor
     if (why := _left_out(tensor)) is not None:
-        notes.append(f"{entry.name} was left out: {why}.")
+        notes.append(_("{name} was left out: {why}.").format(name=entry.name, why=why))
         return None
     made_by = type(tensor.grad_fn).__name__ if tensor.grad_fn is not None else None
     grad = tensor.grad if tensor.is_leaf and tensor.grad is not None else None
@@ -133,7 +137,11 @@ def _numpy_record(entry: WorkspaceEntry, storages: _Storages, notes: list[str]) 
         try:
             as_tensor = torch.from_numpy(np.ascontiguousarray(array))
         except (TypeError, ValueError):
-            notes.append(f"The NumPy array of {entry.name} was left out ({array.dtype}).")
+            notes.append(
+                _("The NumPy array of {name} was left out ({dtype}).").format(
+                    name=entry.name, dtype=array.dtype
+                )
+            )
             return None
     return storages.view(as_tensor)
 

@@ -45,7 +45,7 @@ from tensorviz.ui.files.placeholders import filled
 from tensorviz.ui.files.restyling import Restyling
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.scrolling import scrolling
-from tensorviz.ui.widgets.shortcut_buttons import set_shortcut_button_text, shortcut_button
+from tensorviz.ui.widgets.shortcut_buttons import retitle_shortcut_button, shortcut_button
 from tensorviz.ui.widgets.theme import colour, scaled
 
 
@@ -171,7 +171,7 @@ class ComparePanel(Restyling, Retranslating, QWidget):
         for button, text in ((self.swap_button, self.tr("Swap A ⇄ B")),
                              (self.again_button, self.tr("Compare again")),
                              (self.cancel_button, self.tr("Cancel"))):  # fmt: skip
-            set_shortcut_button_text(button, text)
+            retitle_shortcut_button(button, text)
         self.model.retranslate()
         self._show_texts()
         self._fit_rows()

@@ -47,7 +47,7 @@ from tensorviz.ui.files.save_dialog import SaveTensorsDialog
 from tensorviz.ui.files.values_loader import ValuesLoader
 from tensorviz.ui.widgets.error_panel import ErrorPanel
 from tensorviz.ui.widgets.retranslating import Retranslating
-from tensorviz.ui.widgets.shortcut_buttons import set_shortcut_button_text, shortcut_button
+from tensorviz.ui.widgets.shortcut_buttons import retitle_shortcut_button, shortcut_button
 from tensorviz.ui.widgets.theme import scaled
 from tensorviz.ui.workbench.value_view import ValueView
 
@@ -146,7 +146,7 @@ class FilesPanel(Restyling, Retranslating, QWidget):
             (self.reload_button, self.tr("Reload")),
             (self.save_button, self.tr("Save tensors…")),
         ):
-            set_shortcut_button_text(button, text)
+            retitle_shortcut_button(button, text)
         self.save_button.setToolTip(
             self.tr("Save workspace tensors as .pt or .safetensors (Ctrl+Shift+S)")
         )

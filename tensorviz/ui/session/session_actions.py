@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog, QProgressDialog
 
@@ -20,7 +20,8 @@ from tensorviz.ui.session.session_job import SessionJob
 
 # The window is built before torch loads: the readers and writers (torch) are imported when used.
 
-SESSION_FILTER = f"tensorviz sessions (*{SUFFIX});;All files (*)"
+SESSIONS = QT_TRANSLATE_NOOP("SessionActions", "tensorviz sessions (%1)")
+ALL_FILES = QT_TRANSLATE_NOOP("SessionActions", "All files (*)")
 LAST_SESSION_MAX_BYTES = 256 * 2**20  # closing writes the last session only up to this size
 PROGRESS_DELAY_MS = 400  # quick jobs finish before a dialog flashes up
 
@@ -39,20 +40,32 @@ class SessionActions(QObject):
         self.pending_training = None  # TrainingConfig for a Training area not built yet
         self._waiting: list[str] = []  # sessions asked for before torch loaded
         self.remembers = window.given_workspace is None  # the app's own window, not the API's
-        self.open_action = file_menu.addAction("Open &Session…", self.open_dialog)
+        self.open_action = file_menu.addAction("", self.open_dialog)
         self.open_action.setShortcut(QKeySequence("Ctrl+Alt+O"))  # Ctrl+Shift+O: Open Folder
-        self.save_action = file_menu.addAction("&Save Session…", self.save_dialog)
+        self.save_action = file_menu.addAction("", self.save_dialog)
         self.save_action.setShortcut(QKeySequence("Ctrl+Shift+S"))
-        self.restore_action = file_menu.addAction("Restore Last Session on Start")
+        self.restore_action = file_menu.addAction("")
         self.restore_action.setCheckable(True)
         self.restore_action.setChecked(self.settings.restore_last_session())
-        self.restore_action.setStatusTip(
-            "Closing the window keeps the workspace, script and Training settings for next time"
-        )
+        self.retranslate()
         self.restore_action.toggled.connect(self.settings.set_restore_last_session)
         window.torch_loaded.connect(self._on_torch_loaded)
         window.panel_built.connect(self._on_panel_built)
         window.closed.connect(self._on_window_closed)
+
+    def retranslate(self) -> None:
+        """The actions' texts in the language in force (the window's menus call this)."""
+        self.open_action.setText(self.tr("Open &Session…"))
+        self.save_action.setText(self.tr("&Save Session…"))
+        self.restore_action.setText(self.tr("Restore Last Session on Start"))
+        self.restore_action.setStatusTip(
+            self.tr(
+                "Closing the window keeps the workspace, script and Training settings for next time"
+            )
+        )
+
+    def _filter(self) -> str:
+        return f"{self.tr(SESSIONS).replace('%1', f'*{SUFFIX}')};;{self.tr(ALL_FILES)}"
 
     # --- opening -----------------------------------------------------------------------------
 
@@ -64,7 +77,8 @@ class SessionActions(QObject):
 
     def open_dialog(self) -> None:
         start = str(self._folder())
-        path, _ = QFileDialog.getOpenFileName(self.window, "Open session", start, SESSION_FILTER)
+        title = self.tr("Open session")
+        path, _filter = QFileDialog.getOpenFileName(self.window, title, start, self._filter())
         if path:
             self.open_path(path)
 
@@ -72,7 +86,11 @@ class SessionActions(QObject):
         if self.window.context is None:  # the workspace exists once torch has loaded
             self._waiting.append(path)
             return
-        verb = "Restoring the last session" if restoring else f"Opening {Path(path).name}"
+        verb = (
+            self.tr("Restoring the last session")
+            if restoring
+            else self.tr("Opening %1").replace("%1", Path(path).name)
+        )
 
         def job(progress, cancelled):
             from tensorviz.core.session.session_reader import read_session
@@ -84,8 +102,9 @@ class SessionActions(QObject):
     def _on_opened(self, path: str, loaded, restoring: bool) -> None:
         """`loaded`: the LoadedSession read off the GUI thread."""
         name = Path(path).name
-        what = "the last session" if restoring else name
-        self.window.context.workspace.replace_all(loaded.entries, f"open {what}")
+        self.window.context.workspace.replace_all(
+            loaded.entries, "open the last session" if restoring else f"open {name}"
+        )  # (the history's words are code-like: "open run.tvsession")
         if loaded.script_text is not None:
             script = self.window.built_panel("script")
             if script is not None:
@@ -100,8 +119,21 @@ class SessionActions(QObject):
         if not restoring:
             self.settings.add_recent_file(str(Path(path).resolve()))
         count = len(loaded.entries)
-        message = f"Opened {what}: {count} tensor{'s' if count != 1 else ''} — Edit → Undo "
-        message += "brings the previous workspace back"
+        if restoring:
+            message = QCoreApplication.translate(
+                "SessionActions",
+                "Opened the last session: %n tensor(s) — Edit → Undo brings the previous "
+                "workspace back",
+                "",
+                count,
+            )
+        else:
+            message = QCoreApplication.translate(
+                "SessionActions",
+                "Opened %1: %n tensor(s) — Edit → Undo brings the previous workspace back",
+                "",
+                count,
+            ).replace("%1", name)
         self.window.statusBar().showMessage(message, 10_000)
         if loaded.notes:
             self.window.notice_bar.show_messages(loaded.notes[:8])
@@ -116,7 +148,8 @@ class SessionActions(QObject):
 
     def save_dialog(self) -> None:
         start = str(self._folder() / f"workspace{SUFFIX}")
-        path, _ = QFileDialog.getSaveFileName(self.window, "Save session", start, SESSION_FILTER)
+        title = self.tr("Save session")
+        path, _filter = QFileDialog.getSaveFileName(self.window, title, start, self._filter())
         if path:
             self.save_to(path if path.lower().endswith(SUFFIX) else path + SUFFIX)
 
@@ -136,7 +169,7 @@ class SessionActions(QObject):
     def save_to(self, path: str) -> None:
         contents = self.contents()
         if contents is None:
-            self._fail("PyTorch is still loading: there is no workspace to save yet.")
+            self._fail(self.tr("PyTorch is still loading: there is no workspace to save yet."))
             return
 
         def job(progress, cancelled):
@@ -144,13 +177,18 @@ class SessionActions(QObject):
 
             return write_session(path, contents, progress, cancelled)
 
-        self._start(job, f"Saving {Path(path).name}", lambda written: self._on_saved(written))
+        verb = self.tr("Saving %1").replace("%1", Path(path).name)
+        self._start(job, verb, lambda written: self._on_saved(written))
 
     def _on_saved(self, written) -> None:
         from tensorviz.core.tensors.memory_budget import human_bytes
 
-        text = f"Saved {written.tensors} tensors ({human_bytes(written.storage_bytes)}) to "
-        self.window.statusBar().showMessage(text + written.path.name, 8000)
+        count = written.tensors
+        text = QCoreApplication.translate(
+            "SessionActions", "Saved %n tensor(s) (%1) to %2", "", count
+        )
+        text = text.replace("%1", human_bytes(written.storage_bytes))
+        self.window.statusBar().showMessage(text.replace("%2", written.path.name), 8000)
         if written.notes:
             self.window.notice_bar.show_messages(written.notes[:8])
         self.session_saved.emit(str(written.path))
@@ -162,10 +200,11 @@ class SessionActions(QObject):
 
     def _start(self, job, verb: str, done) -> None:
         if self.job is not None:
-            self.window.statusBar().showMessage("A session is being saved or opened already", 5000)
+            busy = self.tr("A session is being saved or opened already")
+            self.window.statusBar().showMessage(busy, 5000)
             return
         self.job = SessionJob(job, self)
-        self.progress = QProgressDialog(f"{verb}…", "Cancel", 0, 1000, self.window)
+        self.progress = QProgressDialog(f"{verb}…", self.tr("Cancel"), 0, 1000, self.window)
         self.progress.setWindowModality(Qt.WindowModality.WindowModal)
         self.progress.setMinimumDuration(PROGRESS_DELAY_MS)
         self.progress.setAutoReset(False)
@@ -173,8 +212,9 @@ class SessionActions(QObject):
         self.job.progressed.connect(self._on_progressed)
         self.job.succeeded.connect(done)
         self.job.failed.connect(self._fail)
+        cancelled = self.tr("%1: cancelled, nothing changed").replace("%1", verb)
         self.job.cancelled_by_user.connect(
-            lambda: self.window.statusBar().showMessage(f"{verb}: cancelled, nothing changed", 6000)
+            lambda: self.window.statusBar().showMessage(cancelled, 6000)
         )
         self.job.finished.connect(self._on_job_finished)
         self.job.start()

@@ -35,10 +35,10 @@ class SessionJob(QThread):
         except SessionFileError as error:
             self.failed.emit(str(error))
         except OSError as error:
-            self.failed.emit(
-                f"The session could not be written or read: {error.strerror or error}."
-            )
+            sentence = self.tr("The session could not be written or read: %1.")
+            self.failed.emit(sentence.replace("%1", str(error.strerror or error)))
         except Exception as error:  # noqa: BLE001 — a bug must reach the user as a sentence
-            self.failed.emit(f"The session could not be handled: {type(error).__name__}: {error}")
+            sentence = self.tr("The session could not be handled: %1")
+            self.failed.emit(sentence.replace("%1", f"{type(error).__name__}: {error}"))
         else:
             self.succeeded.emit(result)

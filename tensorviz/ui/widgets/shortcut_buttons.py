@@ -15,17 +15,17 @@ def shortcut_button(owner: QWidget, text: str, shortcut: str, slot) -> QPushButt
     action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
     action.triggered.connect(lambda _=False: button.isEnabled() and slot())
     owner.addAction(action)
-    button.shortcut_action = action
+    button.shortcut_action = action  # (retitle_shortcut_button renames both)
     button.clicked.connect(lambda _=False: slot())
-    set_shortcut_button_text(button, text)
+    retitle_shortcut_button(button, text)
     return button
 
 
-def set_shortcut_button_text(button: QPushButton, text: str) -> None:
-    """The button's words (again, in another language): on the button, its action and its tooltip
-    (the shortcut is named the way Qt names it in the language in force)."""
+def retitle_shortcut_button(button: QPushButton, text: str) -> None:
+    """The button's text (e.g. in another language) and its tooltip, which names the shortcut
+    as the platform writes it."""
     action = button.shortcut_action
     button.setText(text)
     action.setText(text)
-    shortcut = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
-    button.setToolTip(f"{text} ({shortcut})")
+    keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+    button.setToolTip(f"{text} ({keys})")

@@ -1,6 +1,7 @@
 """View → Theme (system / light / dark) and View → Zoom (75 % … 250 %), applied to the whole
 application: Qt's palette, the stylesheet, the base font and pyqtgraph's defaults. Widgets that
-paint by hand or hold plot items listen to `changed` and restyle themselves."""
+paint by hand or hold plot items listen to `changed` and restyle themselves. "System" follows
+the desktop's colour scheme live: switching the desktop to dark turns the open window dark."""
 
 from __future__ import annotations
 
@@ -49,6 +50,13 @@ class Appearance(QObject):
         self.theme_choice = SYSTEM
         self.theme = themes.LIGHT
         self.zoom = 1.0
+        hints = QGuiApplication.styleHints()
+        if hints is not None:
+            hints.colorSchemeChanged.connect(self._on_color_scheme_changed)
+
+    def _on_color_scheme_changed(self, _scheme) -> None:
+        if self.theme_choice == SYSTEM and system_theme() is not self.theme:
+            self.apply()
 
     def apply(self, theme_choice: str | None = None, zoom: float | None = None) -> None:
         if theme_choice is not None:

@@ -1,6 +1,7 @@
 """The QApplication both entry points share (the `tensorviz` command and the Python API), and the
 check that comes before it: without a display Qt's xcb plugin aborts the whole process
-(SIGABRT), so the display is looked for first and its absence said in one line.
+(SIGABRT), so the display is looked for first and its absence said in one line — before Qt, so
+in core's gettext words (tools/translations.py extracts this file for core's catalogue).
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ import os
 import socket
 import sys
 from collections.abc import Mapping
+
+from tensorviz.core.translation import _
 
 X11_SOCKETS = "/tmp/.X11-unix/X{number}"
 X11_TCP_BASE = 6000
@@ -30,16 +33,16 @@ def display_problem(environ: Mapping[str, str] | None = None, platform: str | No
         return None
     display = environ.get("DISPLAY", "")
     if not display:
-        return "DISPLAY is not set"
+        return _("DISPLAY is not set")
     if not x_display_reachable(display):
-        return f"the X display {display!r} does not answer"
+        return _("the X display {display!r} does not answer").format(display=display)
     return None
 
 
 def x_display_reachable(display: str, timeout_s: float = 1.0) -> bool:
     """Connect to the X server named by DISPLAY ("[host]:N[.screen]"); a form this does not know
     is given the benefit of the doubt (Qt reports it then)."""
-    host, _, rest = display.rpartition(":")
+    host, _colon, rest = display.rpartition(":")
     number = rest.split(".")[0]
     if not number.isdigit():
         return True

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QWidget
 
 from tensorviz.core.environment import EnvironmentReport
@@ -188,7 +189,8 @@ def open_architecture(window, call) -> None:
         return ForwardSubject(call.module, call.args, call.text)
 
     panel = window.panel("architecture")
-    panel.add_subject(f"script:{call.name}", f"script: {call.text}", subject)
+    text = QCoreApplication.translate("AreaLinks", "script: %1").replace("%1", call.text)
+    panel.add_subject(f"script:{call.name}", text, subject)
     panel.show_subject(f"script:{call.name}")
     window.show_area("architecture")
 
@@ -210,7 +212,8 @@ def link_workbench_to_models(panel, window) -> None:
 
     def offer(name: str) -> None:
         call = model_call_of(window, name)
-        panel.offer_architecture(f"Architecture of {call.text}" if call else "")
+        offered = QCoreApplication.translate("AreaLinks", "Architecture of %1")
+        panel.offer_architecture(offered.replace("%1", call.text) if call else "")
 
     def open_selected() -> None:
         call = model_call_of(window, panel.selected or "")
@@ -231,8 +234,10 @@ def link_backward_to_forward(window) -> None:
 
     def show_forward(serial: int, node: str) -> None:
         if forward.select_recorded(serial, node):
-            window.statusBar().showMessage("The op that made this node is selected in the "
-                                           "Architecture area", 5000)  # fmt: skip
+            selected = QCoreApplication.translate(
+                "AreaLinks", "The op that made this node is selected in the Architecture area"
+            )
+            window.statusBar().showMessage(selected, 5000)
 
     backward.forward_op_selected.connect(show_forward)
 

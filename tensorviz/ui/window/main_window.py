@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QIcon
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
-    QLabel,
     QMainWindow,
-    QMessageBox,
-    QProgressBar,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -20,29 +17,29 @@ from PySide6.QtWidgets import (
 
 from tensorviz.core.files.open_requests import PathProblem, split_openable
 from tensorviz.resource_files import resource_path
-from tensorviz.ui.session.session_actions import SessionActions
 from tensorviz.ui.widgets.notice_bar import NoticeBar
+from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.window.about_dialog import AboutDialog
 from tensorviz.ui.window.app_settings import AppSettings
 from tensorviz.ui.window.appearance import Appearance
-from tensorviz.ui.window.areas import AREAS
+from tensorviz.ui.window.areas import AREAS, icon_of, tagline_of, title_of
 from tensorviz.ui.window.language import LanguageSwitcher
 from tensorviz.ui.window.navigation_list import NavigationList
 from tensorviz.ui.window.placeholder_panel import FilesPlaceholderPanel, PlaceholderPanel
+from tensorviz.ui.window.status_bar import WindowStatusBar
 from tensorviz.ui.window.torch_loader import TorchLoader
-from tensorviz.ui.window.view_settings_menus import LanguageMenu, ThemeMenu, ZoomMenu
+from tensorviz.ui.window.window_menus import WindowMenus
 
-OPEN_FILTER = (
-    "Checkpoint files (*.pt *.pth *.bin *.ckpt *.tar *.pkl *.safetensors *.npy *.npz *.json "
-    ".metadata);;All files (*)"
-)
+OPEN_PATTERNS = "*.pt *.pth *.bin *.ckpt *.tar *.pkl *.safetensors *.npy *.npz *.json .metadata"
+CHECKPOINT_FILES = QT_TRANSLATE_NOOP("MainWindow", "Checkpoint files (%1)")
+ALL_FILES = QT_TRANSLATE_NOOP("MainWindow", "All files (*)")
 
 
 def icon(name: str) -> QIcon:
     return QIcon(str(resource_path("icons", name)))
 
 
-class MainWindow(QMainWindow):
+class MainWindow(Retranslating, QMainWindow):
     first_painted = Signal()
     torch_loaded = Signal(object)  # EnvironmentReport
     ready = Signal()  # painted once and torch loaded (or failed to load)
@@ -78,12 +75,13 @@ class MainWindow(QMainWindow):
         self.loader.loaded.connect(self._on_torch_loaded)
         self.loader.failed.connect(self._on_torch_failed)
 
-        self.setWindowTitle("tensorviz")
         self.setWindowIcon(icon("tensorviz.svg"))
         self.setAcceptDrops(True)
         self._build_areas()
         self._build_status_bar()
         self._build_menus()
+        self.retranslate()
+        self.appearance.changed.connect(self._on_appearance_changed)
         self._restore()
 
     # --- construction ----------------------------------------------------------------------------
@@ -97,7 +95,7 @@ class MainWindow(QMainWindow):
             panel = panel_class(area)
             self.panels[area.key] = panel
             self.stack.addWidget(panel)
-            self.navigation.add_area(icon(area.icon), area.key, area.title, area.tagline)
+            self.navigation.add_area(icon_of(area), area.key, title_of(area), tagline_of(area))
         self.navigation.currentRowChanged.connect(self._on_area_changed)
 
         self.notice_bar = NoticeBar()
@@ -115,67 +113,32 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
 
     def _build_status_bar(self) -> None:
-        self.torch_status = QLabel("Loading PyTorch…")
-        self.torch_busy = QProgressBar()
-        self.torch_busy.setRange(0, 0)
-        self.torch_busy.setMaximumWidth(120)
-        self.torch_busy.setMaximumHeight(14)
-        self.statusBar().addPermanentWidget(self.torch_status)
-        self.statusBar().addPermanentWidget(self.torch_busy)
+        self.status_bar = WindowStatusBar()
+        self.setStatusBar(self.status_bar)
+        self.torch_status = self.status_bar.torch_status
+        self.torch_busy = self.status_bar.torch_busy
 
     def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        open_action = file_menu.addAction("&Open…", self.open_dialog)
-        open_action.setShortcut(QKeySequence.StandardKey.Open)
-        folder_action = file_menu.addAction("Open &Folder…", self.open_folder_dialog)
-        folder_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
-        folder_action.setStatusTip("Open a checkpoint folder: shards, configs, a distributed one")
-        self.recent_menu = file_menu.addMenu("Open &Recent")
-        self.recent_menu.aboutToShow.connect(self._rebuild_recent_menu)
-        self._rebuild_recent_menu()
-        compare = file_menu.addAction("&Compare…", self.compare_checkpoints)
-        compare.setShortcut(QKeySequence("Ctrl+Shift+D"))
-        compare.setStatusTip("Compare two checkpoints (or two selected entries) tensor by tensor")
-        self.examples_menu = file_menu.addMenu("Example &Scripts")
-        self.examples_menu.aboutToShow.connect(self._rebuild_examples_menu)
-        self._rebuild_examples_menu()
-        file_menu.addSeparator()
-        self.sessions = SessionActions(self, file_menu)
-        file_menu.addSeparator()
-        quit_action = file_menu.addAction("&Quit", self.close)
-        quit_action.setShortcut(QKeySequence("Ctrl+Q"))
-        quit_action.setMenuRole(QAction.MenuRole.QuitRole)
+        self.menus = WindowMenus(self)
+        self.sessions = self.menus.sessions
+        for name in ("recent_menu", "examples_menu", "undo_action", "redo_action",
+                     "area_actions", "language_menu", "theme_menu", "zoom_menu"):  # fmt: skip
+            setattr(self, name, getattr(self.menus, name))
 
-        edit_menu = self.menuBar().addMenu("&Edit")
-        self.undo_action = edit_menu.addAction("&Undo", self.undo)
-        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
-        self.undo_action.setStatusTip("Undo the last change to the workspace")
-        self.redo_action = edit_menu.addAction("&Redo", self.redo)
-        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        self.redo_action.setStatusTip("Redo what Undo took back")
-
-        view_menu = self.menuBar().addMenu("&View")
-        self.area_actions = QActionGroup(self)
+    def retranslate(self) -> None:
+        """Every text the window itself shows, in the language in force (View → Language)."""
+        self.setWindowTitle("tensorviz")
         for row, area in enumerate(AREAS):
-            action = view_menu.addAction(icon(area.icon), area.title)
-            action.setCheckable(True)
-            action.setShortcut(QKeySequence(f"Ctrl+{row + 1}"))
-            action.triggered.connect(lambda _=False, r=row: self.navigation.setCurrentRow(r))
-            self.area_actions.addAction(action)
-        view_menu.addSeparator()
-        full_screen = view_menu.addAction("&Full Screen", self._toggle_full_screen)
-        full_screen.setShortcut(QKeySequence.StandardKey.FullScreen)
-        view_menu.addSeparator()
-        self.language_menu = LanguageMenu(self.language, self.settings, view_menu)
-        self.theme_menu = ThemeMenu(self.appearance, self.settings, view_menu)
-        self.zoom_menu = ZoomMenu(self.appearance, self.settings, view_menu)
-        for menu in (self.language_menu, self.theme_menu, self.zoom_menu):
-            view_menu.addMenu(menu)
+            self.navigation.set_texts(row, title_of(area), tagline_of(area))
+        self.menus.retranslate()
 
-        help_menu = self.menuBar().addMenu("&Help")
-        about = help_menu.addAction("&About tensorviz", self.show_about)
-        about.setMenuRole(QAction.MenuRole.AboutRole)
-        help_menu.addAction("About &Qt", QMessageBox.aboutQt)
+    def _on_appearance_changed(self) -> None:
+        """Sizes set by hand follow View → Zoom (the stylesheet's and the font follow alone)."""
+        self.status_bar.rescale()
+        self.navigation.refit()
+        for panel in self.panels.values():
+            if isinstance(panel, PlaceholderPanel):
+                panel.rescale()
 
     def _restore(self) -> None:
         if geometry := self.settings.geometry():
@@ -211,7 +174,7 @@ class MainWindow(QMainWindow):
         if hasattr(panel, "undo"):
             panel.undo()
         else:
-            self.statusBar().showMessage("Nothing to undo here", 4000)
+            self.statusBar().showMessage(self.tr("Nothing to undo here"), 4000)
 
     def redo(self) -> None:
         """Edit → Redo: the current area's redo (the workspace's, in the Workbench)."""
@@ -219,9 +182,9 @@ class MainWindow(QMainWindow):
         if hasattr(panel, "redo"):
             panel.redo()
         else:
-            self.statusBar().showMessage("Nothing to redo here", 4000)
+            self.statusBar().showMessage(self.tr("Nothing to redo here"), 4000)
 
-    def _toggle_full_screen(self) -> None:
+    def toggle_full_screen(self) -> None:
         self.showNormal() if self.isFullScreen() else self.showFullScreen()
 
     # --- opening files ---------------------------------------------------------------------------
@@ -244,21 +207,29 @@ class MainWindow(QMainWindow):
                     self.queued_files.append(path)
             self.panel("files").show_queue(self.queued_files)
             self.show_area("files")
-            self.statusBar().showMessage(f"Queued {len(good)} file(s) for the Files area", 5_000)
+            count = len(good)
+            queued = QCoreApplication.translate(
+                "MainWindow", "Queued %n file(s) for the Files area", "", count
+            )
+            self.statusBar().showMessage(queued, 5_000)
             self.files_queued.emit(good)
         return good, problems
 
     def open_dialog(self) -> None:
         recent = self.settings.recent_files()
         start = str(Path(recent[0]).parent) if recent else str(Path.home())
-        paths, _ = QFileDialog.getOpenFileNames(self, "Open tensor files", start, OPEN_FILTER)
+        filters = f"{self.tr(CHECKPOINT_FILES).replace('%1', OPEN_PATTERNS)};;{self.tr(ALL_FILES)}"
+        title = self.tr("Open tensor files")
+        paths, _filter = QFileDialog.getOpenFileNames(self, title, start, filters)
         if paths:
             self.open_paths(paths)
 
     def compare_checkpoints(self) -> None:
         """File → Compare…: the Compare area (built once torch has loaded)."""
         if self.context is None:
-            self.statusBar().showMessage("PyTorch is still loading; Compare opens once it is in.")
+            self.statusBar().showMessage(
+                self.tr("PyTorch is still loading; Compare opens once it is in.")
+            )
             return
         from tensorviz.ui.diff.compare_links import compare_from_menu
 
@@ -267,34 +238,15 @@ class MainWindow(QMainWindow):
     def open_folder_dialog(self) -> None:
         recent = self.settings.recent_files()
         start = str(Path(recent[0]).parent) if recent else str(Path.home())
-        folder = QFileDialog.getExistingDirectory(self, "Open a checkpoint folder", start)
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Open a checkpoint folder"), start)
         if folder:
             self.open_paths([folder])
 
-    def _rebuild_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        recent = self.settings.recent_files()
-        for number, path in enumerate(recent, start=1):
-            name = Path(path).name
-            action = self.recent_menu.addAction(f"&{number % 10}  {name}")
-            action.setToolTip(path)
-            action.setStatusTip(path)
-            action.triggered.connect(lambda _=False, p=path: self.open_paths([p]))
-        if not recent:
-            self.recent_menu.addAction("No recent files").setEnabled(False)
-            return
-        self.recent_menu.addSeparator()
-        self.recent_menu.addAction("Clear Recent Files", self.settings.clear_recent_files)
+    def _rebuild_recent_menu(self) -> None:  # (what File → Open Recent's aboutToShow does)
+        self.menus.rebuild_recent_menu()
 
-    def _rebuild_examples_menu(self) -> None:
-        """File → Example Scripts: the Script area's examples, loaded there once torch is in."""
-        from tensorviz.core.script.examples import script_examples  # (no torch import)
-
-        self.examples_menu.clear()
-        for example in script_examples():
-            action = self.examples_menu.addAction(example.title)
-            action.setEnabled(self.context is not None)
-            action.triggered.connect(lambda _=False, k=example.key: self.open_example(k))
+    def _rebuild_examples_menu(self) -> None:  # (what File → Example Scripts' aboutToShow does)
+        self.menus.rebuild_examples_menu()
 
     def open_example(self, key: str) -> None:
         self.panel("script").load_example(key)
@@ -326,11 +278,7 @@ class MainWindow(QMainWindow):
 
     def _on_torch_loaded(self, report) -> None:
         self.environment = report
-        self.torch_status.setText(
-            f"torch {report.torch_version} · {', '.join(report.devices)} · "
-            f"{report.num_threads} threads"
-        )
-        self.torch_status.setToolTip("Help → About tensorviz shows the whole environment")
+        self.status_bar.set_report(report)
         if self._about is not None:
             self._about.set_report(report)
         self._build_real_areas(report)
@@ -377,12 +325,11 @@ class MainWindow(QMainWindow):
         return panel
 
     def _on_torch_failed(self, message: str) -> None:
-        self.torch_status.setText("PyTorch unavailable")
+        self.status_bar.set_torch_failed()
         self.notice_bar.show_messages([message])
         self._settle_torch()
 
     def _settle_torch(self) -> None:
-        self.torch_busy.hide()
         self._torch_settled = True
         self.ready.emit()
 
@@ -399,7 +346,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.settings.save_window(self.saveGeometry(), self.saveState())
         if self.loader.isRunning():
-            self.statusBar().showMessage("Finishing the PyTorch import before closing…")
+            self.statusBar().showMessage(self.tr("Finishing the PyTorch import before closing…"))
             self.loader.wait()
         for panel in self.panels.values():
             if hasattr(panel, "shutdown"):

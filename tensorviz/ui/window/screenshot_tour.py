@@ -1,11 +1,20 @@
-"""`make screenshots`: render each area of the real main window to docs/screenshots/*.png.
+"""`make screenshots`: render each area of the real main window to docs/screenshots/*.png, in
+English and the light theme, and the same tour again in Chinese (docs/screenshots/zh_CN/) and
+in the dark theme (docs/screenshots/dark/); each tour also shows every area at 200 % zoom
+(zoom200/), where nothing may overlap or be clipped on a 1280×800 window.
 
 Uses the app's own widgets, offscreen, with settings in a temporary folder so a developer's own
-window geometry and recent files never leak into the pictures.
+window geometry, language and recent files never leak into the pictures. Each variant runs in
+a process of its own (the language, theme and the areas' caches are process-wide).
+
+    python -m tensorviz.ui.window.screenshot_tour docs/screenshots            # all three
+    python -m tensorviz.ui.window.screenshot_tour docs/screenshots --only zh_CN
 """
 
 from __future__ import annotations
 
+import argparse
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -19,6 +28,13 @@ from tensorviz.ui.window.main_window import MainWindow
 from tensorviz.ui.workbench.action_forms import select_data
 
 WINDOW_SIZE = (1280, 800)
+ZOOM_CHECK = 2.0  # the projector's zoom every area is also shown at
+# variant → (language, theme, folder under the output folder)
+VARIANTS = {
+    "en": ("en", "light", ""),
+    "zh_CN": ("zh_CN", "light", "zh_CN"),
+    "dark": ("en", "dark", "dark"),
+}
 
 
 def _wait_until_ready(window: MainWindow, timeout_ms: int = 60_000) -> None:
@@ -55,7 +71,7 @@ def _stage_explain(window: MainWindow, app: QApplication, out_dir: Path) -> list
     form.submit()
     workbench.index_picture.grids.select("index", 2, 0)
     window.show_area("workbench")
-    app.processEvents()
+    _settle(app)
     written = [out_dir / "workbench_gather.png", out_dir / "workbench_device.png"]
     window.grab().save(str(written[0]))
     create_tensor(workspace, "device lesson: ones(2, 3, 4) on meta", {}, CreationOptions(), "m")
@@ -63,7 +79,7 @@ def _stage_explain(window: MainWindow, app: QApplication, out_dir: Path) -> list
     form.set_input("m")
     form.params.set_values({"other": "x"})
     form.submit()
-    app.processEvents()
+    _settle(app)
     window.grab().save(str(written[1]))
     workbench.error_panel.clear()
     window.statusBar().clearMessage()
@@ -83,15 +99,24 @@ def _stage_layout(window: MainWindow, app: QApplication, out_dir: Path) -> list[
     panel.hover_element((1, 2, 3))
     panel.select_cell(16)
     panel.try_in_place_write()
-    app.processEvents()
+    _settle(app)
     written = [out_dir / "layout.png", out_dir / "layout_broadcast.png"]
     window.grab().save(str(written[0]))
     panel.tabs.setCurrentWidget(panel.broadcasting)
     panel.broadcasting.example_buttons["silent: [3, 1] with [4]"].click()
-    app.processEvents()
+    _settle(app)
     window.grab().save(str(written[1]))
     panel.tabs.setCurrentIndex(0)
     return written
+
+
+def _settle(app: QApplication, rounds: int = 4) -> None:
+    """Let layouts finish before a grab: a text shown or a zoom applied posts layout requests
+    that nest (a card inside a scroll area inside a splitter), one round of events each; one
+    round left a card squeezed below its labels' height in the picture."""
+    for _round in range(rounds):
+        app.sendPostedEvents()
+        app.processEvents()
 
 
 def _wait_for(condition, timeout_ms: int = 30_000) -> None:
@@ -119,7 +144,7 @@ def _stage_training(window: MainWindow, app: QApplication, out_dir: Path) -> lis
     for phase in ("forward", "loss", "backward"):
         panel.step_phase()
         _wait_for(lambda p=phase: panel.phase_view.current == p)
-    app.processEvents()
+    _settle(app)
     path = out_dir / "training.png"
     window.grab().save(str(path))
     return [path]
@@ -168,7 +193,7 @@ def _stage_graph(window: MainWindow, app: QApplication, out_dir: Path) -> list[P
     panel.run_backward()
     for _ in range(5):
         panel.step_forward()
-    app.processEvents()
+    _settle(app)
     path = out_dir / "graph.png"
     window.grab().save(str(path))
     return [path]
@@ -181,11 +206,11 @@ def _stage_architecture(window: MainWindow, app: QApplication, out_dir: Path) ->
     written = [out_dir / "architecture.png", out_dir / "architecture_meta.png"]
     _wait_for(lambda: panel.current is not None, 120_000)
     panel.select_item(next(iter(panel.current.architecture.record.calls)))
-    app.processEvents()
+    _settle(app)
     window.grab().save(str(written[0]))
     panel.show_subject("preset:llama70b")
     _wait_for(lambda: panel.current is not None, 300_000)
-    app.processEvents()
+    _settle(app)
     window.grab().save(str(written[1]))
     return written
 
@@ -204,13 +229,13 @@ def _stage_script(window: MainWindow, app: QApplication, out_dir: Path) -> list[
     panel.run_script()
     _wait_for(lambda: not panel.is_running())
     panel.captured.select("loss")
-    app.processEvents()
+    _settle(app)
     written = [out_dir / "script.png", out_dir / "script_graph.png"]
     window.grab().save(str(written[0]))
     panel.captured.graph_button.click()
     graph = window.panel("graph")
     _wait_for(lambda: graph.layout_result is not None)
-    app.processEvents()
+    _settle(app)
     window.grab().save(str(written[1]))
     return written
 
@@ -244,10 +269,10 @@ def _stage_learner(window: MainWindow, app: QApplication, out_dir: Path) -> list
         panel.set_text(source)
         panel.run_script()
         _wait_for(lambda: not panel.is_running())
-        app.processEvents()
+        _settle(app)
         if shot is not None:
             panel.captured.select("demo_channels_last")
-            app.processEvents()
+            _settle(app)
             window.grab().save(str(shot))
     panel.captured.select("y")
     panel.captured.graph_button.click()
@@ -255,16 +280,34 @@ def _stage_learner(window: MainWindow, app: QApplication, out_dir: Path) -> list
     _wait_for(lambda: graph.layout_result is not None)
     for _ in range(3):  # torch's order: AddBackward0, MulBackward0, PowBackward0 (2·x = 4)
         graph.step_forward()
-    app.processEvents()
+    _settle(app)
     window.grab().save(str(written[1]))
     return written
 
 
-def take_screenshots(out_dir: Path) -> list[Path]:
+def _stage_zoom(window: MainWindow, app: QApplication, out_dir: Path) -> list[Path]:
+    """Every area at ZOOM_CHECK on the same window size: what a projector shows."""
+    folder = out_dir / f"zoom{round(ZOOM_CHECK * 100)}"
+    folder.mkdir(exist_ok=True)
+    window.appearance.apply(zoom=ZOOM_CHECK)
+    written = []
+    for area in AREAS:
+        window.show_area(area.key)
+        _settle(app)
+        written.append(folder / f"{area.key}.png")
+        window.grab().save(str(written[-1]))
+    window.appearance.apply(zoom=1.0)
+    return written
+
+
+def take_screenshots(out_dir: Path, language: str = "en", theme: str = "light") -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([])
     with tempfile.TemporaryDirectory() as tmp:
         settings = AppSettings(QSettings(str(Path(tmp) / "settings.ini"), QSettings.IniFormat))
+        settings.set_language(language)
+        settings.set_theme(theme)
+        settings.set_zoom(1.0)
         window = MainWindow(settings)
         window.resize(*WINDOW_SIZE)
         window.show()
@@ -272,14 +315,14 @@ def take_screenshots(out_dir: Path) -> list[Path]:
         written = []
         for area in AREAS:
             window.show_area(area.key)
-            app.processEvents()
+            _settle(app)
             path = out_dir / f"{area.key}.png"
             window.grab().save(str(path))
             written.append(path)
         path = out_dir / "workbench_error.png"
         _stage_view_error(window.panel("workbench"))
         window.show_area("workbench")
-        app.processEvents()
+        _settle(app)
         window.grab().save(str(path))
         written.append(path)
         window.statusBar().clearMessage()  # the next pictures are about other areas
@@ -295,8 +338,9 @@ def take_screenshots(out_dir: Path) -> list[Path]:
         written += _stage_architecture(window, app, out_dir)
         written += _stage_script(window, app, out_dir)  # late: its example rebinds x
         written += _stage_learner(window, app, out_dir)
+        written += _stage_zoom(window, app, out_dir)
         about = window.show_about()
-        app.processEvents()
+        _settle(app)
         about.adjustSize()
         path = out_dir / "about.png"
         about.grab().save(str(path))
@@ -306,10 +350,23 @@ def take_screenshots(out_dir: Path) -> list[Path]:
     return written
 
 
-def main() -> int:
-    out_dir = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots")
-    for path in take_screenshots(out_dir):
-        print(path)
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Render the screenshot tour.")
+    parser.add_argument("out_dir", nargs="?", default="docs/screenshots")
+    parser.add_argument("--only", choices=tuple(VARIANTS), help="one variant, in this process")
+    args = parser.parse_args(argv)
+    out_dir = Path(args.out_dir)
+    if args.only:
+        language, theme, folder = VARIANTS[args.only]
+        for path in take_screenshots(out_dir / folder, language, theme):
+            print(path, flush=True)
+        return 0
+    for variant in VARIANTS:  # one process each, one after the other
+        command = [sys.executable, "-m", "tensorviz.ui.window.screenshot_tour", str(out_dir)]
+        status = subprocess.run([*command, "--only", variant], check=False).returncode
+        if status:
+            print(f"screenshot tour {variant}: exit status {status}", file=sys.stderr)
+            return status
     return 0
 
 

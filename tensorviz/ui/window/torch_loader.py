@@ -35,7 +35,7 @@ class TorchLoader(QThread):
             report = collect_environment()
         except Exception as error:  # noqa: BLE001 — any import failure is shown to the user
             detail = traceback.format_exception_only(type(error), error)[-1].strip()
-            self.failed.emit(f"PyTorch could not be loaded: {detail}")
+            self.failed.emit(self.tr("PyTorch could not be loaded: %1").replace("%1", detail))
             return
         self.loaded.emit(report)
         try:  # after the areas can be built: nothing waits for this, it only saves a later pause

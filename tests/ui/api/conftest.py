@@ -1,3 +1,5 @@
+import gc
+
 import pytest
 from PySide6.QtCore import QSettings
 
@@ -21,3 +23,8 @@ def api(tmp_path, monkeypatch, qtbot):
         window.close()
         assert not window.loader.isRunning()
     calls.forget_workspace()
+    # The closed window is garbage now, held in reference cycles (widgets and the Python
+    # objects that name them): collect it here, in the GUI thread. Left to a later automatic
+    # collection, the next test's torch loader thread may run it, and Qt objects destroyed off
+    # their thread start timers there ("Timers cannot be started from another thread").
+    gc.collect()

@@ -196,21 +196,45 @@ def test_ipython_without_a_gui_loop_gets_qt_switched_on(api, monkeypatch, qtbot)
     assert asked == ["qt"]
 
 
-def test_a_module_reaches_the_architecture_view_where_one_exists(api, qtbot):
-    """The hook for the architecture (forward) area: its panel's show_module gets the module."""
-    model = torch.nn.Linear(2, 2)
-    tensorviz.show(block=False, other=torch.ones(1))
+def test_architecture_records_the_callers_model_on_its_inputs(api, qtbot, capsys):
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.ReLU(), torch.nn.Linear(3, 2))
+    x = torch.randn(5, 4)
+    names = tensorviz.architecture(model, x, block=False)
+    workspace = api.api_workspace()
+    assert workspace.tensor("x") is x and workspace.tensor("model_0_weight") is model[0].weight
+    assert "x" in names
+    err = capsys.readouterr().err
+    assert "model(x)" in err and "Architecture" in err
     window = ready_window(qtbot)
-    drawn = []
+    assert window.current_area() == "architecture"
+    panel = window.panel("architecture")
+    qtbot.waitUntil(lambda: panel.current is not None, timeout=60_000)
+    assert panel.picker.currentText().endswith("model(x)")
+    record = panel.current.architecture.record
+    assert record.error is None
+    called = {call.module: call for call in record.calls.values()}
+    assert {"0", "1", "2"} <= set(called)  # every module of the caller's model ran
+    assert [tuple(info.shape) for _name, info in called["0"].outputs] == [(5, 3)]
+    with torch.no_grad():  # the forward the area ran is the caller's model on the caller's x
+        assert torch.equal(panel.current.outputs.detach(), model(x))
 
-    class ArchitecturePanel:
-        def show_module(self, name, module):
-            drawn.append((name, module))
 
-    real = window.panels[viewer.ARCHITECTURE_AREA]
-    window.panels[viewer.ARCHITECTURE_AREA] = ArchitecturePanel()
-    try:
-        tensorviz.show(model=model, block=False)
-        assert drawn == [("model", model)]
-    finally:
-        window.panels[viewer.ARCHITECTURE_AREA] = real  # (closing the window shuts it down)
+def test_architecture_is_asked_for_a_model_first(api):
+    with pytest.raises(TypeError, match=r"tensorviz.architecture\(model, x\)"):
+        tensorviz.architecture(torch.ones(2), block=False)
+    assert viewer.current_window() is None
+
+
+def test_showing_a_module_says_how_to_see_its_architecture(api, qtbot, capsys):
+    model = torch.nn.Linear(2, 2)
+    tensorviz.show(model=model, block=False)
+    hint = [line for line in capsys.readouterr().err.splitlines() if "is an nn.Module" in line]
+    assert hint == [
+        "tensorviz: model is an nn.Module: its parameters are in the Workbench; "
+        "tensorviz.architecture(model, x) draws its layers in the Architecture area, run on an "
+        "input x of yours"
+    ]
+    window = ready_window(qtbot)
+    assert "tensorviz.architecture(model, x)" in window.notice_bar.label.text()
+    assert window.current_area() == "workbench"  # nothing is drawn without an input

@@ -112,3 +112,57 @@ def test_a_cjk_font_renders_every_chinese_character_of_the_catalogues(qapp):
     assert raw.familyName() == family
     missing = [ch for ch in chinese if not raw.supportsCharacter(ord(ch))]
     assert missing == []
+
+
+def test_system_theme_follows_the_desktops_colour_scheme_live(window, qtbot, monkeypatch):
+    """Qt tells of a desktop switch with styleHints().colorSchemeChanged (the offscreen platform
+    never switches by itself, so the scheme it reports is patched and the signal sent)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QGuiApplication
+
+    from tensorviz.ui.window import appearance
+
+    app, hints = QApplication.instance(), QGuiApplication.styleHints()
+    scheme = [Qt.ColorScheme.Light]
+    monkeypatch.setattr(hints.__class__, "colorScheme", lambda self: scheme[0])
+    window.theme_menu.choices["system"].trigger()
+    assert app.palette().window().color() == themes.LIGHT.colour("window")
+    scheme[0] = Qt.ColorScheme.Dark  # the desktop turns dark
+    assert appearance.system_theme() is themes.DARK
+    with qtbot.waitSignal(window.appearance.changed):
+        hints.colorSchemeChanged.emit(Qt.ColorScheme.Dark)
+    assert app.palette().window().color() == themes.DARK.colour("window")
+    assert themes.current_theme() is themes.DARK and window.settings.theme() == "system"
+    scheme[0] = Qt.ColorScheme.Light
+    with qtbot.waitSignal(window.appearance.changed):
+        hints.colorSchemeChanged.emit(Qt.ColorScheme.Light)
+    assert app.palette().window().color() == themes.LIGHT.colour("window")
+    window.theme_menu.choices["light"].trigger()  # a chosen theme no longer follows the desktop
+    scheme[0] = Qt.ColorScheme.Dark
+    with qtbot.assertNotEmitted(window.appearance.changed):
+        hints.colorSchemeChanged.emit(Qt.ColorScheme.Dark)
+    assert app.palette().window().color() == themes.LIGHT.colour("window")
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_the_navigation_list_shows_whole_titles_at_every_zoom(window, qtbot, language):
+    """At each zoom step on a 1280×800 window: every title fits its row un-elided, or the list
+    shows icons alone; every row can be scrolled to."""
+    window.language_menu.choices[language].trigger()
+    window.resize(1280, 800)
+    navigation = window.navigation
+    for zoom in themes.ZOOM_STEPS:
+        window.appearance.apply(zoom=zoom)
+        qtbot.waitUntil(lambda: navigation.iconSize().width() == themes.scaled(28))
+        metrics = navigation.fontMetrics()
+        if navigation.compact:
+            assert all(navigation.item(r).text() == "" for r in range(navigation.count()))
+        else:
+            room = navigation.viewport().width() - navigation.iconSize().width()
+            for title in navigation.titles():
+                assert metrics.horizontalAdvance(title) < room, (zoom, title)
+        rows = sum(navigation.sizeHintForRow(r) for r in range(navigation.count()))
+        if rows > navigation.viewport().height():
+            assert navigation.verticalScrollBar().maximum() > 0, zoom
+    window.appearance.apply(zoom=1.0)
+    window.language_menu.choices["en"].trigger()
