@@ -67,7 +67,9 @@ def training_with_too_large_a_learning_rate():
     assert trainer.w.dtype == torch.float32  # "until float32 overflows to inf"
     explained = explain_divergence(divergence, last)
     assert f"epoch {divergence.epoch}" in explained.title or not in_english()
-    assert f"loss = {last.loss:.4g}, w = {last.w:.4g}" in explained.explanation
+    # the figures as code writes them (the separator between them is the language's own)
+    assert f"loss = {last.loss:.4g}" in explained.explanation
+    assert f"w = {last.w:.4g}" in explained.explanation
     losses = [r.loss for r in trainer.history]
     assert losses[-2] > losses[len(losses) // 2] > losses[5]  # the error grows, as it says
     for remedy in divergence.remedies:  # "one click below applies a remedy and trains again"

@@ -26,6 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tensorviz.ui.window.areas import AREAS
+
 # Words that are the same in a Chinese text: names of products, formats, devices, torch's API.
 KEPT_WORDS = {
     "tensorviz", "torch", "pytorch", "numpy", "python", "qt", "pyside", "pyqtgraph", "networkx",
@@ -119,9 +121,8 @@ def test_the_rule_flags_english_and_spares_code():
     assert leftover_english("在 CUDA 上运行 `loss.backward()`") == []
 
 
-# The areas whose texts are translated so far: each one's translator adds its key here; when
-# every area is in, this becomes all of AREAS plus "menus" (the whole window).
-CHECKED = ("script", "layout", "graph", "architecture", "compare", "training", "menus")
+# Every area of the window and its menus: a new area is checked the day it is added.
+CHECKED = (*(area.key for area in AREAS), "menus")
 
 
 def _root_of(window, key: str, qtbot):
