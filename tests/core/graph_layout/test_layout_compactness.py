@@ -24,10 +24,12 @@ def _vit(layers):
 
 
 @pytest.mark.parametrize("build", [_gpt2, _vit], ids=["gpt2", "vit"])
-def test_six_times_the_blocks_is_not_six_times_the_width(build):
+def test_six_times_the_blocks_is_no_wider(build):
+    # each block stacks right under the last one: a half-step drift per block (the mean of two
+    # placements that each break a tie the other way) made 12 blocks twice as wide as 2
     short, long = layout_graph(build(2)), layout_graph(build(12))
     assert len(long.layers) > 5 * len(short.layers)
-    assert long.width < 2.5 * short.width
+    assert long.width < 1.2 * short.width
 
 
 def test_a_chain_with_a_leaf_beside_every_node_stays_straight():
