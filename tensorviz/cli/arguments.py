@@ -17,13 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tensorviz.core import translation
-from tensorviz.core.translation import _
+from tensorviz.core.translation import N_, _
 
 PROG = "tensorviz"
-
-
-def N_(text: str) -> str:  # noqa: N802 (gettext's name for "mark, do not translate here")
-    return text
 
 
 # argparse's own words (the usage line, the headings, -h's help, its errors) go through the

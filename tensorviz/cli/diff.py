@@ -10,7 +10,7 @@ import math
 import sys
 
 from tensorviz.cli.arguments import CliInputError, Subcommand, print_json
-from tensorviz.core.translation import _
+from tensorviz.core.translation import N_, _
 
 
 def _tolerance(text: str) -> float:
@@ -28,7 +28,6 @@ def _tolerance(text: str) -> float:
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.description = _(COMMAND.summary)  # (the summary was made before the language was set)
     parser.add_argument(
         "a", help=_("the reference checkpoint (.pt/.pth/.bin/.ckpt, .safetensors…)")
     )
@@ -75,9 +74,7 @@ def _run_diff(args: argparse.Namespace) -> int:
 
 COMMAND = Subcommand(
     "diff",
-    _(
-        "two checkpoints compared tensor by tensor; exit 0 equal, 1 differ, 2 bad input"
-    ),  # extracted for the catalogue; translated again when shown (see _add_arguments)
+    N_("two checkpoints compared tensor by tensor; exit 0 equal, 1 differ, 2 bad input"),
     _add_arguments,
     _run_diff,
 )

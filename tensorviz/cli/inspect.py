@@ -11,13 +11,12 @@ import argparse
 import sys
 
 from tensorviz.cli.arguments import Subcommand, print_json
-from tensorviz.core.translation import _
+from tensorviz.core.translation import N_, _
 
 EXIT_UNREADABLE, EXIT_RUNS_CODE = 2, 3
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.description = _(COMMAND.summary)  # (the summary was made before the language was set)
     parser.add_argument(
         "file",
         help=_(
@@ -58,9 +57,7 @@ def _run_inspect(args: argparse.Namespace) -> int:
 
 COMMAND = Subcommand(
     "inspect",
-    _(
-        "what a checkpoint holds, read without running it: tree, values, shared storages, calls"
-    ),  # extracted for the catalogue; translated again when shown (see _add_arguments)
+    N_("what a checkpoint holds, read without running it: tree, values, shared storages, calls"),
     _add_arguments,
     _run_inspect,
 )

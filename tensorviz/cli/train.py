@@ -20,7 +20,7 @@ from tensorviz.cli.train_playground import (
     run_network,
 )
 from tensorviz.cli.training_output import report_stop, run_and_report
-from tensorviz.core.translation import _
+from tensorviz.core.translation import N_, _
 
 HISTORY_FIELDS = ("epoch", "loss", "w", "b", "grad_w", "grad_b")
 
@@ -213,8 +213,10 @@ def _print_tutorial(trainer) -> None:
 
 COMMAND = Subcommand(
     "train",
-    "the reference linear regression (y = 2.5x + 1.8 + noise), or a network on a playground "
-    "task (--task circles), trained with real torch",
+    N_(
+        "the reference linear regression (y = 2.5x + 1.8 + noise), or a network on a playground "
+        "task (--task circles), trained with real torch"
+    ),
     _add_arguments,
     _run_train,
 )

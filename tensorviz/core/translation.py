@@ -76,6 +76,12 @@ def _(message: str) -> str:
     return _translations.gettext(message)
 
 
+def N_(message: str) -> str:  # noqa: N802 (gettext's name for "extract now, translate at use")
+    """Marks a text for the catalogue where it is defined (a constant made at import); _() turns
+    it into the language in force where it is shown."""
+    return message
+
+
 def ngettext(singular: str, plural: str, count: int) -> str:
     return _translations.ngettext(singular, plural, count)
 

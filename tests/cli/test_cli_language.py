@@ -61,3 +61,17 @@ def test_an_unknown_word_is_refused_in_the_language_asked(capsys):
     assert "没有这个文件或子命令：evn" in err and "`tensorviz env`" in err
     assert main(["evn"]) == 2  # LANG=C: English
     assert "no such file or subcommand: evn" in capsys.readouterr().err
+
+
+def test_every_subcommand_is_summed_up_in_chinese_under_zh_cn():
+    from tensorviz.cli import SUBCOMMANDS
+
+    translation.set_language("zh_CN")
+    untranslated = [
+        name
+        for name, command in SUBCOMMANDS.items()
+        if not any("\u4e00" <= ch <= "\u9fff" for ch in command.described())
+    ]
+    assert untranslated == []
+    translation.set_language("en")
+    assert all(command.described() == command.summary for command in SUBCOMMANDS.values())

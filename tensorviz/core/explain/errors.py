@@ -28,11 +28,7 @@ from tensorviz.core.explain.matmul_errors import MATMUL_RULES
 from tensorviz.core.explain.rules import ErrorParts, Rule
 from tensorviz.core.explain.shape_errors import SHAPE_RULES
 from tensorviz.core.explain.usage_errors import USAGE_RULES
-from tensorviz.core.translation import _
-
-
-def N_(message: str) -> str:  # noqa: N802 — gettext's name for "extract now, translate at use"
-    return message
+from tensorviz.core.translation import N_, _
 
 
 @dataclass(frozen=True)

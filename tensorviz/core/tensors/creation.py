@@ -13,10 +13,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import torch
 
-from tensorviz.core.tensors.form_words import N_
 from tensorviz.core.tensors.memory_budget import allocation_problem
 from tensorviz.core.tensors.op_params import ParamError, ParamSpec, format_param, parse_param
-from tensorviz.core.translation import _
+from tensorviz.core.translation import N_, _
 
 P = ParamSpec
 SHAPE = P("shape", "ints", "2, 3", N_("e.g. 2, 3 or 64, 3, 32, 32"))

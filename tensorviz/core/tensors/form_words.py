@@ -13,11 +13,6 @@ from __future__ import annotations
 from tensorviz.core.translation import _, pgettext
 
 
-def N_(message: str) -> str:  # noqa: N802 (gettext's name for a marker that translates nothing)
-    """Marks a text for the catalogue without translating it now (it is translated when shown)."""
-    return message
-
-
 def in_language(text: str) -> str:
     """A marked text in the language in force ("" stays "": gettext's "" is the header)."""
     return _(text) if text else ""

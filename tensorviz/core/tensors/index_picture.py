@@ -13,10 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from tensorviz.core.tensors.form_words import N_
 from tensorviz.core.tensors.op_params import ParamError, ParamSpec, parse_param
 from tensorviz.core.tensors.workspace import Workspace
-from tensorviz.core.translation import _
+from tensorviz.core.translation import N_, _
 
 MAX_SIDE = 12  # rows or columns a grid of the picture can show legibly
 PICTURED_OPS = ("gather", "scatter")

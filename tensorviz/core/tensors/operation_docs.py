@@ -7,7 +7,7 @@ line here.
 
 from __future__ import annotations
 
-from tensorviz.core.tensors.form_words import N_
+from tensorviz.core.translation import N_
 
 OPERATION_DOCS: dict[str, str] = {
     # --- shape and views

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 import torch
 
-from tensorviz.core.tensors.form_words import N_, in_language
+from tensorviz.core.tensors.form_words import in_language
 from tensorviz.core.tensors.op_params import ParamSpec
 from tensorviz.core.tensors.operation_docs import OPERATION_DOCS
+from tensorviz.core.translation import N_
 
 P = ParamSpec
 DIM = P("dim", "int", "0")

@@ -12,12 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tensorviz.core.translation import _, ngettext
-
-
-def N_(message: str) -> str:  # noqa: N802 — gettext's name for "extract now, translate at use"
-    return message
-
+from tensorviz.core.translation import N_, _, ngettext
 
 MAX_HIDDEN_LAYERS = 8
 MAX_UNITS = 64
