@@ -17,7 +17,13 @@ from pathlib import Path
 import torch
 
 from tensorviz.core.files.formats import format_label
-from tensorviz.core.files.inspection import FileInspection, Node, TensorInfo, inspect_file
+from tensorviz.core.files.inspection import (
+    FileInspection,
+    Node,
+    ReadBuffer,
+    TensorInfo,
+    inspect_file,
+)
 from tensorviz.core.files.tree import value_text
 from tensorviz.core.translation import _
 
@@ -32,6 +38,10 @@ class TensorEntry:
     file_key: str  # as the file has it: "['state_dict']['encoder.layers.0.weight']"
     info: TensorInfo
     read: Callable[[], torch.Tensor] = field(repr=False, compare=False)  # a copy in memory
+    # the same copy read into a ReadBuffer's memory (valid until its next read); None: use read
+    read_into: Callable[[ReadBuffer], torch.Tensor] | None = field(
+        default=None, repr=False, compare=False
+    )
 
 
 @dataclass(frozen=True)
@@ -136,9 +146,8 @@ def _value_text(node: Node, translated: bool = True) -> str:
 
 
 def _tensor_entry(inspection: FileInspection, node: Node, key: str) -> TensorEntry:
-    return TensorEntry(
-        key, node.key_text(), node.tensor, partial(inspection.tensor_at, node.access)
-    )
+    read = partial(inspection.tensor_at, node.access)
+    return TensorEntry(key, node.key_text(), node.tensor, read, read)
 
 
 def node_at_path(inspection: FileInspection, path: str) -> Node | None:

@@ -194,27 +194,20 @@ class _Totals:
         self.nan_a = self.nan_b = self.inf_a = self.inf_b = 0
         self.nan_appeared = self.inf_appeared = 0
 
-    def add_finite(self, ca, cb, d, top: float | None = None, rows=None) -> None:
-        """Δ statistics of elements finite on both sides (d = |cb - ca|). `rows`: ca, cb and d
-        as the rows of one matrix, when they already are."""
+    def add_finite(self, ca, cb, d, top: float | None = None) -> None:
+        """Δ statistics of elements finite on both sides (d = |cb - ca|)."""
         if not d.numel():
             return
         self.finite += d.numel()
         top = float(d.max()) if top is None else top
         self.max_abs = top if self.max_abs is None else max(self.max_abs, top)
         self.sum_abs += float(d.sum())
-        if ca.is_complex() or cb.is_complex():
-            self.sq_delta += float(torch.dot(d, d))
-            self.sq_a += _square_sum(ca)
-            self.sq_b += _square_sum(cb)
-            return
-        rows = torch.stack((ca, cb, d)) if rows is None else rows
-        products = (rows @ rows.T).tolist()  # one BLAS call
-        aa, ab, bb, dd = products[0][0], products[0][1], products[1][1], products[2][2]
-        self.sq_a += aa
-        self.sq_b += bb
-        self.ab += ab
-        self.sq_delta += dd
+        # four dot products: measured here 35-65 µs a chunk, one (3 × n) @ (n × 3) 90-130 µs
+        self.sq_delta += float(torch.dot(d, d))
+        self.sq_a += _square_sum(ca)
+        self.sq_b += _square_sum(cb)
+        if not (ca.is_complex() or cb.is_complex()):
+            self.ab += float(torch.dot(ca, cb))
 
     def result(self, elements: int, kind: str) -> ValueChange:
         numeric = kind != "bool"
@@ -242,12 +235,9 @@ def _value_change(flat_a, flat_b, atol: float, rtol: float, should_stop) -> Valu
     n = flat_a.numel()
     size = min(n, CHUNK_ELEMENTS)
     tolerant = atol > 0 or rtol > 0
-    if kind == "complex":
-        buffer_a, buffer_b = (torch.empty(size, dtype=torch.complex128) for _unused in range(2))
-        buffer_d, stacked = torch.empty(size, dtype=torch.float64), None
-    else:  # a, b and |Δ| as the rows of one matrix: their dot products are one product
-        stacked = torch.empty(3, size, dtype=torch.float64)
-        buffer_a, buffer_b, buffer_d = stacked
+    wide = torch.complex128 if kind == "complex" else torch.float64
+    buffer_a, buffer_b = (torch.empty(size, dtype=wide) for _unused in range(2))
+    buffer_d = torch.empty(size, dtype=torch.float64)
     buffer_bound = torch.empty(size if tolerant else 0, dtype=torch.float64)
     totals = _Totals()
     for start, stop in _chunks(n, should_stop):
@@ -263,7 +253,7 @@ def _value_change(flat_a, flat_b, atol: float, rtol: float, should_stop) -> Valu
         if not math.isfinite(top):  # NaN or Inf on some side in this chunk
             _add_non_finite(totals, ca, cb, atol, rtol, tolerant)
             continue
-        totals.add_finite(ca, cb, d, top, None if stacked is None else stacked[:, :k])
+        totals.add_finite(ca, cb, d, top)
         if kind in ("int", "bool"):  # exact, where float64 would round ints past 2**53
             changed = int(
                 torch.count_nonzero(_as_int(flat_a[start:stop]) != _as_int(flat_b[start:stop]))

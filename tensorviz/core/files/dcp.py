@@ -50,7 +50,9 @@ class ChunkedTensor:
     def paths(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(c.path for c in self.chunks))
 
-    def read(self, files) -> torch.UntypedStorage:
+    def read(self, files, into=None) -> torch.UntypedStorage:
+        """The assembled tensor's storage (`into`, a ReadBuffer, is not used: the chunks are
+        assembled into memory of their own)."""
         whole = torch.zeros(self.size, dtype=self.dtype)
         for chunk in self.chunks:
             name = Path(chunk.path).name

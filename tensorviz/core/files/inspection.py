@@ -25,13 +25,20 @@ from tensorviz.core.files.quoting import one_line
 from tensorviz.core.files.readers import FileContent, read_file
 from tensorviz.core.files.storages import share_storages, sum_bytes
 from tensorviz.core.files.tree import build_tree, walk
-from tensorviz.core.files.value_reading import FileChangedError, read_copies, stamp_now, value_at
+from tensorviz.core.files.value_reading import (
+    FileChangedError,
+    ReadBuffer,
+    read_copies,
+    stamp_now,
+    value_at,
+)
 from tensorviz.core.files.weights_only import SafetyReport
 from tensorviz.core.gc_pause import gc_paused
 from tensorviz.core.translation import _, ngettext
 
-__all__ = ["FileChangedError", "FileInspection", "Node", "StorageGroupInfo", "TensorInfo",
-           "access_text", "inspect_file", "tensor_nodes_below", "value_at"]  # fmt: skip
+__all__ = ["FileChangedError", "FileInspection", "Node", "ReadBuffer", "StorageGroupInfo",
+           "TensorInfo", "access_text", "inspect_file", "tensor_nodes_below",
+           "value_at"]  # fmt: skip
 
 
 @dataclass
@@ -82,10 +89,12 @@ class FileInspection:
                 ).format(name=name)
         return None
 
-    def tensor_at(self, access: tuple) -> torch.Tensor:
-        """A copy of one entry in ordinary memory, read from the file with plain reads. Raises
-        FileChangedError, one sentence."""
-        return self.tensors_in_memory([access])[0]
+    def tensor_at(self, access: tuple, into: ReadBuffer | None = None) -> torch.Tensor:
+        """A copy of one entry in ordinary memory, read from the file with plain reads (into
+        `into`'s memory when given: valid until its next read). Raises FileChangedError, one
+        sentence."""
+        return read_copies(self.path, self.format, self.file_stamp, self.file_offsets,
+                           self.loaded, [access], self.file_stamps, into)[0]  # fmt: skip
 
     def tensors_in_memory(self, accesses: list[tuple]) -> list[torch.Tensor]:
         """Copies of these tensors in ordinary memory (no longer backed by the file), keeping the

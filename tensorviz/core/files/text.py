@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tensorviz.core.explain.errors import ExplainedError
 from tensorviz.core.files.inspection import FileInspection, Node, access_text
 from tensorviz.core.files.quoting import one_line, quoted
 from tensorviz.core.files.stand_ins import STEPS
-from tensorviz.core.tensors.workspace import Provenance, Workspace, WorkspaceEntry
 from tensorviz.core.translation import _, ngettext
+
+if TYPE_CHECKING:  # imported where used: the workspace brings networkx (12 MB resident), and
+    # the checkpoint comparison, which needs this module's words, stays within its memory goal
+    from tensorviz.core.tensors.workspace import Workspace, WorkspaceEntry
 
 NO_BYTES = ("value", "call", "global", "missing", "text")
 
@@ -159,6 +163,8 @@ def workspace_entries(
 ) -> tuple[list[WorkspaceEntry], str]:
     """Workspace entries for these tensor nodes (copies read from the file, sharing kept, named
     after their keys, with the line that loads them), and a sentence on any left out."""
+    from tensorviz.core.tensors.workspace import Provenance, WorkspaceEntry
+
     plain = [n for n in nodes if n.tensor is not None and n.tensor.plain]
     skipped = [n for n in nodes if n not in plain]
     why = ""

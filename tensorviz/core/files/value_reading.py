@@ -10,6 +10,11 @@ short read or a changed stamp is a FileChangedError with one sentence.
 
 Tensors that are not file-backed (NumPy files, layouts whose bytes were read while opening) are
 deep-copied, so whatever the caller gets never aliases the inspection.
+
+A caller that reads many values in turn and keeps each only until the next (the checkpoint
+comparison) can read them into a `ReadBuffer`: fresh memory for every value costs more in page
+faults than the read itself (measured here: 1 GB of 10 MB tensors, 1.2 s into fresh memory, 0.15 s
+into one reused buffer).
 """
 
 from __future__ import annotations
@@ -50,17 +55,38 @@ class StoredBytes:
     def paths(self) -> tuple[str, ...]:
         return (self.path,)
 
-    def read(self, files: OpenFiles) -> torch.UntypedStorage:
-        buffer = read_bytes(files.open(self.path), self.offset, self.nbytes, self.path)
+    def read(self, files: OpenFiles, into: ReadBuffer | None = None) -> torch.UntypedStorage:
+        swapped = self.swap_dtype is not None and torch._utils._element_size(self.swap_dtype) > 1
+        if swapped:  # byteswap works on a whole storage: this one gets its own
+            into = None
+        buffer = read_bytes(files.open(self.path), self.offset, self.nbytes, self.path, into)
         storage = buffer.untyped_storage()
-        if self.swap_dtype is not None and torch._utils._element_size(self.swap_dtype) > 1:
+        if swapped:
             storage.byteswap(self.swap_dtype)
         return storage
 
 
-def read_bytes(f, offset: int, nbytes: int, path: str) -> torch.Tensor:
-    """`nbytes` from `offset` of an open file as a uint8 tensor; short means the file changed."""
-    buffer = torch.empty(nbytes, dtype=torch.uint8)
+class ReadBuffer:
+    """Memory that one read after another fills. A value read into it stays valid only until the
+    next read into the same buffer; it grows to the largest value read and is freed with it."""
+
+    def __init__(self) -> None:
+        self._memory = torch.empty(0, dtype=torch.uint8)
+
+    def take(self, nbytes: int) -> torch.Tensor:
+        """The first `nbytes` of the buffer, as uint8, grown first where it is smaller."""
+        if self._memory.numel() < nbytes:
+            self._memory = torch.empty(0, dtype=torch.uint8)  # the old one goes first
+            self._memory = torch.empty(nbytes, dtype=torch.uint8)
+        return self._memory[:nbytes]
+
+
+def read_bytes(
+    f, offset: int, nbytes: int, path: str, into: ReadBuffer | None = None
+) -> torch.Tensor:
+    """`nbytes` from `offset` of an open file as a uint8 tensor (in `into`'s memory when given);
+    short means the file changed."""
+    buffer = torch.empty(nbytes, dtype=torch.uint8) if into is None else into.take(nbytes)
     view, got = memoryview(buffer.numpy()), 0
     f.seek(offset)
     while got < nbytes:
@@ -139,10 +165,12 @@ def read_copies(
     loaded: object,
     accesses: list[tuple],
     stamps: dict[str, tuple] | None = None,
+    into: ReadBuffer | None = None,
 ) -> list:
     """Copies of the entries at `accesses` of `loaded` in ordinary memory, storage sharing between
     them kept. `offsets`: storage key → StoredBytes (or any record with .read and .paths);
-    `stamps`: path → stamp of every file involved (`path`/`stamp` for a single file)."""
+    `stamps`: path → stamp of every file involved (`path`/`stamp` for a single file); `into`: the
+    buffer to read one access's bytes into (ignored for several: each needs memory of its own)."""
     records = offsets or {}
     stamps = dict(stamps or {})
     if stamp is not None:
@@ -153,7 +181,7 @@ def read_copies(
     files = OpenFiles(stamps)
     try:
         try:
-            result = _read(files, records, tensors)
+            result = _read(files, records, tensors, into if len(tensors) == 1 else None)
         except BaseException:
             files.close(check=False)
             raise
@@ -187,7 +215,7 @@ def _check(f, stamp: tuple | None, name: str, when: str) -> None:
         raise FileChangedError(sentence.format(name=name))
 
 
-def _read(files: OpenFiles, records: dict, tensors: list) -> list:
+def _read(files: OpenFiles, records: dict, tensors: list, into: ReadBuffer | None) -> list:
     storages: dict[int, torch.UntypedStorage] = {}
     result = []
     for tensor in tensors:
@@ -196,7 +224,7 @@ def _read(files: OpenFiles, records: dict, tensors: list) -> list:
             result.append(_deep_copies([tensor])[0])
             continue
         if key not in storages:
-            storages[key] = records[key].read(files)
+            storages[key] = records[key].read(files, into)
         dtype = tensor.dtype
         copied = torch.empty(0, dtype=dtype).set_(
             storages[key], tensor.storage_offset(), tensor.size(), tensor.stride()

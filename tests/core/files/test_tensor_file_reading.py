@@ -6,12 +6,14 @@ import os
 import subprocess
 import sys
 import textwrap
+import zipfile
 
+import numpy as np
 import pytest
 import torch
 
 from tensorviz.core.files.formats import save_tensors
-from tensorviz.core.files.inspection import FileChangedError, inspect_file
+from tensorviz.core.files.inspection import FileChangedError, ReadBuffer, inspect_file
 
 
 def run_isolated(script: str) -> subprocess.CompletedProcess:
@@ -97,3 +99,54 @@ def test_reads_equal_torch_and_never_share_the_mapping(tmp_path, suffix):
     if suffix == ".pt":  # one read per storage: the views share the copy of their base
         ptrs = {c.untyped_storage().data_ptr() for c in copies[:1] + copies[2:4]}
         assert len(ptrs) == 1
+
+
+@pytest.mark.parametrize("suffix", [".pt", ".safetensors"])
+def test_values_read_into_one_reused_buffer_equal_torch(tmp_path, suffix):
+    """A ReadBuffer is filled read after read (the comparison's pairs): each value equals torch's
+    while it is the latest, and a smaller one reuses the same memory."""
+    tensors = {"big": torch.randn(64, 32), "other": torch.arange(7, dtype=torch.int16)}
+    if suffix == ".pt":
+        tensors |= {"t": tensors["big"].t(), "row": tensors["big"][3]}
+    path = tmp_path / f"f{suffix}"
+    save_tensors(tensors, path)
+    inspection = inspect_file(path)
+    buffer = ReadBuffer()
+    small = inspection.tensor_at(("other",), into=buffer)
+    assert torch.equal(small, tensors["other"])
+    del small
+    memory = None
+    for key in ["big", *tensors]:
+        value = inspection.tensor_at((key,), into=buffer)
+        assert torch.equal(value, tensors[key]) and value.stride() == tensors[key].stride()
+        memory = memory or value.untyped_storage().data_ptr()
+        assert value.untyped_storage().data_ptr() == memory  # grown once, for "big"
+        del value
+
+
+def test_a_big_endian_checkpoint_read_into_a_buffer_equals_torch_load(tmp_path):
+    """Storages saved big-endian are swapped on reading, in memory of their own (the buffer holds
+    13 bytes when the int16 storage is read: a whole-storage swap of it would fail)."""
+    tensors = {
+        "u": torch.arange(13, dtype=torch.uint8),
+        "w": torch.randn(3, 4),
+        "i": torch.arange(5, dtype=torch.int16),
+    }
+    little, big = tmp_path / "little.pt", tmp_path / "big.pt"
+    torch.save(tensors, little)
+    sizes = {"data/1": 4, "data/2": 2}  # torch.save numbers the storages in pickling order
+    with zipfile.ZipFile(little) as source, zipfile.ZipFile(big, "w") as target:
+        for info in source.infolist():
+            data = source.read(info.filename)
+            part = info.filename.split("/", 1)[1]
+            if part == "byteorder":
+                data = b"big"
+            elif part in sizes:
+                data = np.frombuffer(data, dtype=f"u{sizes[part]}").byteswap().tobytes()
+            target.writestr(info.filename, data)
+    expected = torch.load(big, weights_only=True)
+    assert all(torch.equal(expected[k], tensors[k]) for k in tensors)  # torch swapped them back
+    inspection = inspect_file(big)
+    buffer = ReadBuffer()
+    for key in ("u", "i", "w"):
+        assert torch.equal(inspection.tensor_at((key,), into=buffer), expected[key])
