@@ -19,7 +19,7 @@ import os
 import sys
 from pathlib import Path
 
-from tensorviz.cli.arguments import CliInputError, Subcommand, print_json
+from tensorviz.cli.arguments import N_, CliInputError, Subcommand, print_json
 from tensorviz.cli.graph import OUTPUT_SUFFIXES, ScriptFailedError, run_script, wrong_suffix
 from tensorviz.cli.pictures import paint
 from tensorviz.core.translation import _
@@ -151,7 +151,7 @@ def _run_forward(args: argparse.Namespace) -> int:
 
 COMMAND = Subcommand(
     "forward",
-    "a model's forward, module by module (repeats folded): tree, JSON, export",
+    N_("a model's forward, module by module (repeats folded): tree, JSON, export"),
     _add_arguments,
     _run_forward,
 )

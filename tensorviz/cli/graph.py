@@ -22,7 +22,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from tensorviz.cli.arguments import CliInputError, Subcommand, print_json
+from tensorviz.cli.arguments import N_, CliInputError, Subcommand, print_json
 from tensorviz.cli.pictures import paint
 from tensorviz.core.translation import _
 
@@ -279,7 +279,7 @@ def _summary_text(grad: dict) -> str:
 
 COMMAND = Subcommand(
     "graph",
-    "the autograd graph of a preset or a script's tensor: nodes, edges, export",
+    N_("the autograd graph of a preset or a script's tensor: nodes, edges, export"),
     _add_arguments,
     _run_graph,
 )

@@ -12,7 +12,7 @@ import argparse
 import math
 import unicodedata
 
-from tensorviz.cli.arguments import CliInputError, Subcommand
+from tensorviz.cli.arguments import N_, CliInputError, Subcommand
 from tensorviz.cli.train_playground import (
     add_network_arguments,
     network_config,
@@ -213,8 +213,10 @@ def _print_tutorial(trainer) -> None:
 
 COMMAND = Subcommand(
     "train",
-    "the reference linear regression (y = 2.5x + 1.8 + noise), or a network on a playground "
-    "task (--task circles), trained with real torch",
+    N_(
+        "the reference linear regression (y = 2.5x + 1.8 + noise), or a network on a "
+        "playground task (--task circles), trained with real torch"
+    ),
     _add_arguments,
     _run_train,
 )

@@ -61,3 +61,16 @@ def test_an_unknown_word_is_refused_in_the_language_asked(capsys):
     assert "没有这个文件或子命令：evn" in err and "`tensorviz env`" in err
     assert main(["evn"]) == 2  # LANG=C: English
     assert "no such file or subcommand: evn" in capsys.readouterr().err
+
+
+def test_every_subcommand_is_described_in_chinese_in_the_overview_and_its_help():
+    from tensorviz.cli import SUBCOMMANDS
+
+    translation.set_language("zh_CN")
+    english = [
+        name
+        for name, command in SUBCOMMANDS.items()
+        if command.described() == command.summary
+        or not any("\u4e00" <= ch <= "\u9fff" for ch in command.described())
+    ]
+    assert english == []
