@@ -74,3 +74,15 @@ def test_every_subcommand_is_described_in_chinese_in_the_overview_and_its_help()
         or not any("\u4e00" <= ch <= "\u9fff" for ch in command.described())
     ]
     assert english == []
+
+
+def test_inspect_says_an_unreadable_file_as_every_subcommand_says_its_errors(tmp_path, capsys):
+    bad = tmp_path / "bad.pt"
+    bad.write_bytes(b"not a checkpoint")
+    assert main(["inspect", str(bad), "--lang", "zh_CN"]) == 2
+    inspect_error = capsys.readouterr().err.strip()
+    assert main(["graph", "no-such-preset", "--lang", "zh_CN"]) == 2
+    graph_error = capsys.readouterr().err.strip()
+    prefix = graph_error[: graph_error.index("错误") + 3].replace("graph", "inspect")
+    assert prefix == "tensorviz inspect：错误："
+    assert inspect_error.startswith(prefix)
