@@ -7,14 +7,17 @@ from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QCheckBox, QRadioButton, QStyle, QStyleOptionButton
 
 from tensorviz.ui.widgets import theme as themes
+from tensorviz.ui.window.appearance import Appearance
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("kind", [QCheckBox, QRadioButton])
-def test_an_unchecked_indicator_stands_out_from_the_window(window, qtbot, theme, kind):
-    window.theme_menu.choices[theme].trigger()
+def test_an_unchecked_indicator_stands_out_from_the_window(qtbot, theme, kind):
+    appearance = Appearance.shared()
+    appearance.apply(theme_choice=theme)
     try:
-        box = kind("retain_graph", window)
+        box = kind("retain_graph")
+        qtbot.addWidget(box)
         box.show()
         qtbot.waitExposed(box)
         option = QStyleOptionButton()
@@ -34,4 +37,4 @@ def test_an_unchecked_indicator_stands_out_from_the_window(window, qtbot, theme,
         )
         assert best >= 3.0, f"{theme}: the box's edge reaches only {best:.2f}:1"
     finally:
-        window.theme_menu.choices["light"].trigger()
+        appearance.apply(theme_choice="light")
