@@ -346,6 +346,10 @@
         <translation>叶子张量（AccumulateGrad）</translation>
     </message>
     <message>
+        <source>: </source>
+        <translation>：</translation>
+    </message>
+    <message>
         <source>Backward has not reached this node yet.</source>
         <translation>反向传播还没有到达这个节点。</translation>
     </message>

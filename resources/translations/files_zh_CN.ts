@@ -397,7 +397,7 @@
     </message>
     <message>
         <source>a plain value</source>
-        <translation>一个普通值</translation>
+        <translation>一个非张量的值</translation>
     </message>
     <message>
         <source>an nn.Module saved whole</source>

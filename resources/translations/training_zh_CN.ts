@@ -615,6 +615,10 @@
         <translation> · 第 %3 轮的第 %1 / %2 批</translation>
     </message>
     <message>
+        <source> · loss %1 · %2 s · %3</source>
+        <translation> · 损失 %1 · %2 s · %3</translation>
+    </message>
+    <message>
         <source>torch refused the update: %1</source>
         <translation>torch 拒绝了这次更新：%1</translation>
     </message>

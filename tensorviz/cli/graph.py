@@ -257,7 +257,8 @@ def _run_graph(args: argparse.Namespace) -> int:
         detail = node_detail(attrs)
         print(f"{node_id:>6}  {attrs['kind']:<15}  {attrs['label']}  {detail}".rstrip())
     for source, target, attrs in graph.graph.edges(data=True):
-        print(f"{source:>6} -> {target}  (output {attrs['output_nr']})")
+        output = _("(output {number})").format(number=attrs["output_nr"])
+        print(f"{source:>6} -> {target}  {output}")
     if args.backward:
         order = " → ".join(v["op"] for v in data["backward"])
         print(_("backward order: {order}").format(order=order))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tensorviz.cli.arguments import Subcommand, print_json
+from tensorviz.cli.arguments import Subcommand, error_line, print_json
 from tensorviz.core.translation import N_, _
 
 EXIT_UNREADABLE, EXIT_RUNS_CODE = 2, 3
@@ -37,8 +37,7 @@ def _run_inspect(args: argparse.Namespace) -> int:
     elif inspection.error is None:
         print("\n".join(tree_lines(inspection)))
     if inspection.error is not None:
-        error = _("error: {message}").format(message=one_line(inspection.error))
-        print(f"tensorviz inspect: {error}", file=sys.stderr)
+        print(error_line("tensorviz inspect", one_line(inspection.error)), file=sys.stderr)
         return EXIT_UNREADABLE
     if inspection.calls:
         texts = inspection.safety.call_texts(80)

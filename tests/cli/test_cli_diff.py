@@ -105,3 +105,19 @@ def test_a_malicious_file_is_compared_and_never_runs(tmp_path, pair):
     )
     assert len(result.stderr.strip().splitlines()) == 1
     assert "touch" in result.stdout  # the call's argument is shown as B's value, not run
+
+
+def test_a_changed_plain_value_is_named_as_a_non_tensor_value_in_chinese(tmp_path, capsys):
+    from tensorviz.core import translation
+
+    torch.save({"w": torch.zeros(2), "epoch": 3}, tmp_path / "a.pt")
+    torch.save({"w": torch.zeros(2), "epoch": 4}, tmp_path / "b.pt")
+    try:
+        assert (
+            main(["diff", str(tmp_path / "a.pt"), str(tmp_path / "b.pt"), "--lang", "zh_CN"]) == 1
+        )
+    finally:
+        translation.set_language("en")
+    out = capsys.readouterr().out
+    assert "1 个非张量的值不同" in out  # not the vague 普通值 ("ordinary value")
+    assert "epoch 的值：3 → 4" in out

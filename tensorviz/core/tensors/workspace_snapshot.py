@@ -68,7 +68,8 @@ class WorkspaceSnapshot:
                 tensor, tensor.requires_grad, grad, tensor._version, tensor.detach()
             )
             for t in (tensor, grad):
-                if t is not None and t.layout == torch.strided:
+                # meta tensors (the Workbench's device preset) have no bytes to keep
+                if t is not None and t.layout == torch.strided and t.device.type != "meta":
                     storage = t.untyped_storage()
                     storages.setdefault(_storage_id(storage), storage)
         total = sum(s.nbytes() for s in storages.values())

@@ -29,9 +29,14 @@ def _kind_title(kind: str, rewrite: bool) -> str:
     }[kind]
 
 
+def labelled(title: str, rest: str) -> str:
+    """A bold label and what follows it, with the language's own colon (：in Chinese)."""
+    return f"<b>{title}</b>" + translate("GraphDetails", ": ") + rest
+
+
 def _grads_line(title: str, grads) -> str:
     shown = [g.text() if g is not None else "None" for g in grads]
-    return f"<b>{title}</b>: " + escape("; ".join(shown) if shown else "—")
+    return labelled(title, escape("; ".join(shown) if shown else "—"))
 
 
 def _visit_lines(visit: BackwardVisit | None, step_seen: bool) -> list[str]:
@@ -75,14 +80,11 @@ def node_details(
     if kind == "backward":
         fn = graph.functions[node]
         produces = escape(detail.removeprefix("→ ") or "?")
-        lines.append("<b>" + translate("GraphDetails", "produces") + f"</b>: {produces}")
+        lines.append(labelled(translate("GraphDetails", "produces"), produces))
         inputs = [graph.graph.nodes[s]["label"] for s in graph.graph.predecessors(node)]
         none = translate("GraphDetails", "none")
         lines.append(
-            "<b>"
-            + translate("GraphDetails", "inputs")
-            + "</b>: "
-            + escape(", ".join(inputs) or none)
+            labelled(translate("GraphDetails", "inputs"), escape(", ".join(inputs) or none))
         )
         if data.get("cut_inputs"):
             positions = ", ".join(str(p) for p in data["cut_inputs"])
@@ -91,7 +93,7 @@ def node_details(
             )
             lines.append(text.replace("%1", escape(positions)))
         saved = saved_values(fn)
-        lines.append("<b>" + translate("GraphDetails", "saved for backward") + "</b>:")
+        lines.append(labelled(translate("GraphDetails", "saved for backward"), ""))
         nothing = translate("GraphDetails", "nothing")
         lines += [f"&nbsp;&nbsp;{escape(s.describe())}" for s in saved] or [
             f"&nbsp;&nbsp;{nothing}"
@@ -103,10 +105,7 @@ def node_details(
         shape = translate("GraphDetails", "shape")
         lines.append(f"<b>{shape}</b> {escape(detail)} · {data['dtype']} · requires_grad=True")
         lines.append(
-            "<b>"
-            + translate("GraphDetails", "value")
-            + "</b>: "
-            + escape(GradSummary.of(leaf).text())
+            labelled(translate("GraphDetails", "value"), escape(GradSummary.of(leaf).text()))
         )
         if leaf.grad is not None:
             lines.append("<b>.grad</b>: " + escape(GradSummary.of(leaf.grad).text()))

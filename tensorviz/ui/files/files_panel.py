@@ -119,9 +119,13 @@ class FilesPanel(Restyling, Retranslating, QWidget):
         self.value_view = ValueView()
         self.values_loader = ValuesLoader(self.value_view, self._pool, self)
         self.values_loader.status_message.connect(self.status_message)
+        # scrolled too: its controls, table and charts are taller than a 200 % window leaves
+        self.values_page = values_scroll = QScrollArea()
+        values_scroll.setWidget(self.value_view)
+        values_scroll.setWidgetResizable(True)
         self.tabs = QTabWidget()
         self.tabs.addTab(details_scroll, "")
-        self.tabs.addTab(self.value_view, "")
+        self.tabs.addTab(values_scroll, "")
         self.tabs.currentChanged.connect(lambda _i: self._show_values())
 
         splitter = QSplitter(Qt.Orientation.Vertical)
@@ -291,7 +295,7 @@ class FilesPanel(Restyling, Retranslating, QWidget):
         self.details.show_node(node, inspection, statistics)
 
     def _show_values(self) -> None:
-        if self.tabs.currentWidget() is not self.value_view:
+        if self.tabs.currentWidget() is not self.values_page:
             return  # values (and their statistics) only on demand
         nodes = [n for n in self.selected_nodes() if n.tensor is not None]
         self.values_loader.show(nodes[0] if nodes else None, self.model.inspection)

@@ -355,7 +355,12 @@ class RunPanel(Retranslating, QWidget):
             )
         if self.history:
             last = self.history[-1]
-            text += f" · loss {last.loss:.5g} · {last.elapsed:.2f} s · {state}"
+            text += (
+                QCoreApplication.translate("RunPanel", " · loss %1 · %2 s · %3")
+                .replace("%1", f"{last.loss:.5g}")
+                .replace("%2", f"{last.elapsed:.2f}")
+                .replace("%3", state)
+            )
         elif self.info and self.state != LOADING:
             text += f" · {state} · {self.info.source}"
         else:

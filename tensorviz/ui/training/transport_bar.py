@@ -159,7 +159,12 @@ class TransportBar(Retranslating, FollowsAppearance, QWidget):
         layout.invalidate()
         # Wide only where the progress keeps room for "epoch 500 / 500 · loss 1.2345 · … · paused".
         sample = self.tr("epoch %1 / %2").replace("%1", "500").replace("%2", "500")
-        sample += " · loss 3.3816 · 0.26 s · " + QCoreApplication.translate("RunPanel", "finished")
+        sample += (
+            QCoreApplication.translate("RunPanel", " · loss %1 · %2 s · %3")
+            .replace("%1", "3.3816")
+            .replace("%2", "0.26")
+            .replace("%3", QCoreApplication.translate("RunPanel", "finished"))
+        )
         self._wide_width = (
             layout.minimumSize().width()
             + progress.horizontalAdvance(sample)

@@ -56,3 +56,17 @@ def test_the_architecture_area_speaks_chinese_after_a_switch(window, switch, qtb
     switch("en")
     qtbot.waitUntil(lambda: panel.fold.text() == "fold repeats")
     assert "module calls" in panel.details.toPlainText()
+
+
+def test_chinese_labels_in_the_details_take_a_full_width_colon(window, switch, qtbot):
+    window.show_area("graph")
+    panel = window.panel("graph")
+    qtbot.waitUntil(panel.isVisible)
+    panel.run_backward()
+    panel.step_forward()
+    switch("zh_CN")
+    qtbot.waitUntil(lambda: "到达的梯度" in panel.details.toPlainText())
+    text = panel.details.toPlainText()
+    assert "到达的梯度：" in text and "到达的梯度:" not in text
+    switch("en")
+    qtbot.waitUntil(lambda: "gradient arriving: " in panel.details.toPlainText())

@@ -71,7 +71,7 @@ def test_details_and_send_to_workspace(qtbot, panel, checkpoint):
     assert entry.provenance.code == f"torch.load({checkpoint!r}, weights_only=True)" + (
         "['model']['1.weight']"
     )
-    panel.tabs.setCurrentWidget(panel.value_view)
+    panel.tabs.setCurrentWidget(panel.values_page)
     assert panel.value_view.summary is not None
     assert panel.value_view.summary.numel == expected.numel()
 

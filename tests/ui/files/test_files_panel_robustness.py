@@ -118,7 +118,7 @@ def test_big_values_are_read_by_a_worker_and_a_newer_selection_wins(
     first, second = torch.arange(6.0).reshape(2, 3), torch.full((4,), 7.0)
     torch.save({"first": first, "second": second}, path)
     open_and_wait(qtbot, panel, path)
-    panel.tabs.setCurrentWidget(panel.value_view)
+    panel.tabs.setCurrentWidget(panel.values_page)
     panel.select_entry("['first']")
     panel.select_entry("['second']")  # before the first read lands: it must be dropped
     qtbot.waitUntil(lambda: not panel.values_loader.is_reading(), timeout=10_000)
