@@ -51,7 +51,7 @@ def test_inspect_explains_a_truncated_file_in_chinese(tmp_path, capsys, monkeypa
         translation.set_language("en")
     printed = capsys.readouterr()
     words = printed.out + printed.err
-    assert status == 2 and words.startswith("tensorviz inspect: ")
+    assert status == 2 and words.startswith("tensorviz inspect：错误：")
     assert "截断" in words and "zip" in words, words  # truncated, the format's name as it is
     assert not re.search(r"\b(error|file|cannot|the|truncated)\b", words), words
 

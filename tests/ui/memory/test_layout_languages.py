@@ -228,5 +228,6 @@ def test_at_250_percent_the_wrapped_hints_keep_their_lines_and_the_tab_scrolls(
     qtbot.waitUntil(lambda: whole(caption) and whole(strides.summary))
     grid = strides.grid
     assert caption.parentWidget() is grid.parentWidget()
-    assert caption.geometry().bottom() < grid.geometry().top()  # the caption above, not over it
+    # the caption above the grid, not over it (once the layout has run again for its new height)
+    qtbot.waitUntil(lambda: caption.geometry().bottom() < grid.geometry().top(), timeout=5000)
     assert tab.verticalScrollBar().maximum() > 0  # no room: the tab scrolls, nothing overlaps
