@@ -9,7 +9,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from tensorviz.ui.autograd.restyling import Restyling
+from tensorviz.ui.widgets.appearance_following import FollowsAppearance
 from tensorviz.ui.widgets.theme import current_zoom
 
 
@@ -18,7 +18,7 @@ def heading(html: str) -> str:
     return f"<b style='font-size:{round(12 * current_zoom())}pt'>{html}</b>"
 
 
-class DetailsPane(Restyling, QTextBrowser):
+class DetailsPane(FollowsAppearance, QTextBrowser):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._render: Callable[[], str] = str

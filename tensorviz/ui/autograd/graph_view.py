@@ -16,7 +16,7 @@ from tensorviz.core.graph_layout.bands import LayoutBands
 from tensorviz.core.graph_layout.layered_layout import GraphLayout, node_detail
 from tensorviz.ui.autograd.graph_items import EdgeItem, NodeItem
 from tensorviz.ui.autograd.graph_overview import DETAIL_ZOOM, OVERVIEW_KINDS, OverviewItem
-from tensorviz.ui.autograd.restyling import Restyling
+from tensorviz.ui.widgets.appearance_following import FollowsAppearance
 from tensorviz.ui.widgets.theme import colour, current_zoom
 
 MARGIN = 24.0
@@ -24,7 +24,7 @@ MIN_SCALE, MAX_SCALE = 0.02, 4.0
 MAX_FIT_SCALE = 1.4
 
 
-class GraphView(Restyling, QGraphicsView):
+class GraphView(FollowsAppearance, QGraphicsView):
     node_clicked = Signal(str)  # node id ("" for empty space)
     items_created = Signal(list, list)  # NodeItems, EdgeItems just built for bands in view
 

@@ -10,8 +10,8 @@ from PySide6.QtCore import QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QKeyEvent, QPainter, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QTextEdit, QWidget
 
-from tensorviz.ui.script.appearance_events import FollowsAppearance
 from tensorviz.ui.script.python_highlighter import PythonHighlighter
+from tensorviz.ui.widgets.appearance_following import FollowsAppearance
 from tensorviz.ui.widgets.theme import colour, current_zoom, scaled
 
 INDENT = "    "

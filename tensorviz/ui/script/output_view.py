@@ -9,8 +9,8 @@ from __future__ import annotations
 from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QPlainTextEdit
 
-from tensorviz.ui.script.appearance_events import FollowsAppearance
 from tensorviz.ui.script.code_editor import monospace_font
+from tensorviz.ui.widgets.appearance_following import FollowsAppearance
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import colour
 

@@ -27,7 +27,6 @@ from tensorviz.core.script.results import RunSummary, apply_script_result
 from tensorviz.core.script.run import ScriptResult, ScriptRun
 from tensorviz.core.script.source import SCRIPT_FILENAME
 from tensorviz.core.tensors.workspace import Workspace, WorkspaceError
-from tensorviz.ui.script.appearance_events import FollowsAppearance
 from tensorviz.ui.script.captured_list import CapturedList
 from tensorviz.ui.script.code_editor import CodeEditor
 from tensorviz.ui.script.output_view import MAX_LINES, OutputView
@@ -40,6 +39,7 @@ from tensorviz.ui.script.run_status_texts import (
 from tensorviz.ui.script.script_errors import ScriptErrorBox
 from tensorviz.ui.script.script_thread import ScriptThread
 from tensorviz.ui.script.script_toolbar import ScriptToolbar
+from tensorviz.ui.widgets.appearance_following import FollowsAppearance
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import scaled
 

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from tensorviz.core.script.examples import script_examples
-from tensorviz.ui.script.appearance_events import FollowsAppearance
+from tensorviz.ui.widgets.appearance_following import FollowsAppearance
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import scaled
 

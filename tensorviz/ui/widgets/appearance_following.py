@@ -1,9 +1,9 @@
-"""The Script area's widgets that set their own colours or font (the editor, its highlighter, the
-output pane, the busy bar) style themselves again when View → Theme or View → Zoom changes.
+"""Widgets that set their own colours or sizes (the script editor and output, the graph view and
+its details pane, ...) style themselves again when View → Theme or View → Zoom changes.
 
 The cue is Qt's own: the window's Appearance sets the application's palette, font and stylesheet,
 and Qt tells every widget, shown or not. Listening to that needs no import of ui/window (which
-composes the areas: importing it from here would close an import circle)."""
+composes the areas: importing it from an area would close an import circle)."""
 
 from __future__ import annotations
 
