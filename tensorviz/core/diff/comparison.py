@@ -1,10 +1,12 @@
 """Two sides compared: keys matched (names, prefixes, identical bytes), then every pair's values
-read, compared and dropped before the next pair, so memory holds at most two tensors (and a few
-chunk buffers) whatever the files' size. Progress is reported and cancel is honoured between
-tensors and between chunks; a cancelled comparison keeps what it had found so far.
+read, compared and dropped before the next pair. Progress is reported and cancel is honoured
+between tensors and between chunks; a cancelled comparison keeps what it had found so far.
 
-Each side's values are read into one ReadBuffer of its own, reused from pair to pair: the two
-buffers grow to the largest tensor of each side, and no pair pays for fresh memory's page faults.
+A tensor that lies in its file as one row-major run of bytes (nearly every saved parameter) is
+streamed in blocks of about a megabyte (value_blocks.py), both sides side by side, so memory
+holds two blocks whatever the tensors' size; any other (a saved transposed view, a DCP tensor,
+a tensor not in a file) is read whole, and memory holds that pair. Each side reads into one
+ReadBuffer of its own, reused from pair to pair: no read pays for fresh memory's page faults.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from tensorviz.core.diff.tensor_difference import (
     ComparisonCancelledError,
     TensorComparison,
     ValueChange,
+    block_elements,
+    compare_blocks,
     compare_tensors,
     never,
 )
@@ -202,13 +206,18 @@ def _bytes_matches(side_a, side_b, only_a, only_b, buffer, report, should_stop) 
             raise ComparisonCancelledError
         report(done[0], total, _("looking for renamed tensors: {key}").format(key=key))
         entry = side.tensors[key]
-        tensor = _read(entry, buffer)
-        flat = tensor.contiguous().reshape(-1)
+        hashed = hashlib.sha256()  # SHA-NI: twice blake2b's speed here
+        streamed = _blocks(entry, buffer)
+        if streamed is not None:
+            for block in streamed[2]:
+                hashed.update(block.view(torch.uint8).numpy())
+        else:
+            tensor = _read(entry, buffer)
+            hashed.update(tensor.contiguous().reshape(-1).view(torch.uint8).numpy())
+            del tensor
+            give_back_freed_memory()
         done[0] += 1
-        digest = hashlib.blake2b(flat.view(torch.uint8).numpy(), digest_size=20).digest()
-        del tensor, flat
-        give_back_freed_memory()
-        return digest
+        return hashed.digest()
 
     return match_by_bytes(sig_a, sig_b, lambda k: digest(side_a, k), lambda k: digest(side_b, k))
 
@@ -231,6 +240,11 @@ def _rows(side_a, side_b, matches: list[KeyMatch]) -> list[TensorPair]:
 
 def _read(entry: TensorEntry, buffer: ReadBuffer):
     return entry.read() if entry.read_into is None else entry.read_into(buffer)
+
+
+def _blocks(entry: TensorEntry, buffer: ReadBuffer) -> tuple | None:
+    """(shape, dtype, blocks) of an entry that streams from its file, else None."""
+    return None if entry.blocks is None else entry.blocks(block_elements(), buffer)
 
 
 def _compare_pairs(result: Comparison, buffers, report: Progress, should_stop) -> None:
@@ -256,20 +270,30 @@ def _compare_pair(pair: TensorPair, buffers, atol: float, rtol: float, should_st
     if not (ia.plain and ib.plain):
         _compare_without_values(pair)
         return
+    streamed = _blocks(pair.a, buffers[0]), _blocks(pair.b, buffers[1])
+    if None not in streamed:
+        _take_outcome(pair, compare_blocks, *streamed, atol, rtol, should_stop)
+        return
+    for side in streamed:
+        if side is not None:
+            side[2].close()
     a = _read(pair.a, buffers[0])
     if should_stop():
         raise ComparisonCancelledError
     b = _read(pair.b, buffers[1])
     try:
-        outcome = compare_tensors(a, b, atol, rtol, should_stop)
-    except (RuntimeError, TypeError) as error:  # a dtype torch cannot convert, say
-        why = (str(error).splitlines() or [type(error).__name__])[0]  # torch's words, verbatim
-        pair.notes.append(_("Values could not be compared: {error}").format(error=why))
-        outcome = None
+        _take_outcome(pair, compare_tensors, a, b, atol, rtol, should_stop)
     finally:
         del a, b  # dropped before the next pair is read
         give_back_freed_memory()
-    if outcome is None:
+
+
+def _take_outcome(pair: TensorPair, compare: Callable[..., TensorComparison], *args) -> None:
+    try:
+        outcome = compare(*args)
+    except (RuntimeError, TypeError) as error:  # a dtype torch cannot convert, say
+        why = (str(error).splitlines() or [type(error).__name__])[0]  # torch's words, verbatim
+        pair.notes.append(_("Values could not be compared: {error}").format(error=why))
         pair.status = "changed" if pair.facts_changed() else "not_compared"
         return
     _take(pair, outcome)

@@ -42,6 +42,10 @@ class TensorEntry:
     read_into: Callable[[ReadBuffer], torch.Tensor] | None = field(
         default=None, repr=False, compare=False
     )
+    # (shape, dtype, blocks of `elements` read into the buffer) or None where it cannot stream
+    blocks: Callable[[int, ReadBuffer], tuple | None] | None = field(
+        default=None, repr=False, compare=False
+    )
 
 
 @dataclass(frozen=True)
@@ -147,7 +151,8 @@ def _value_text(node: Node, translated: bool = True) -> str:
 
 def _tensor_entry(inspection: FileInspection, node: Node, key: str) -> TensorEntry:
     read = partial(inspection.tensor_at, node.access)
-    return TensorEntry(key, node.key_text(), node.tensor, read, read)
+    blocks = partial(inspection.tensor_blocks, node.access)
+    return TensorEntry(key, node.key_text(), node.tensor, read, read, blocks)
 
 
 def node_at_path(inspection: FileInspection, path: str) -> Node | None:

@@ -5,7 +5,12 @@ Values are compared element by element in row-major order, in chunks of CHUNK_EL
 float64 (complex128 for complex): it holds every value of the narrower float dtypes and of int32
 exactly, so two different dtypes are compared without rounding, and the sums stay accurate where
 a float32 dot of ten million elements would not. A chunk's few buffers are all the memory this
-needs beyond the two tensors; `should_stop` is asked between chunks.
+needs beyond the values it is handed; `should_stop` is asked between chunks.
+
+The values come as pairs of blocks (`compare_blocks`): runs of elements of the same length from
+each side, for a tensor in memory its slices, for a tensor in a file what value_blocks.py reads —
+so two files are compared with a few blocks in memory, not two whole tensors. A block whose
+bytes are the same on both sides is only counted for its norm.
 
 The chunk loop runs on one thread: a pass over a cached megabyte gains little from a second
 thread, and when the cores are busy (a training run beside the comparison) every OpenMP barrier
@@ -20,19 +25,31 @@ differ, NaN at the same place on both sides counting as equal.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 import torch
 
+from tensorviz.core.diff.chunk_statistics import (
+    ChunkBuffers,
+    ComparisonCancelledError,
+    DifferenceTotals,
+    add_changed,
+    add_unchanged,
+)
 from tensorviz.core.translation import _
 
+__all__ = ["BLOCK_CHUNKS", "CHUNK_ELEMENTS", "ComparisonCancelledError", "TensorComparison",
+           "ValueChange", "block_elements", "compare_blocks", "compare_tensors"]  # fmt: skip
+
 CHUNK_ELEMENTS = 1 << 15  # 256 KB of float64: the passes over a chunk stay in the CPU's cache
+BLOCK_CHUNKS = 8  # a block read from a file: 1 MB of float32, few reads, still in the cache
 
 
-class ComparisonCancelledError(Exception):
-    """should_stop() said so between two chunks or two tensors."""
+def block_elements() -> int:
+    """The elements of one block (a whole number of chunks, so chunks never straddle blocks)."""
+    return BLOCK_CHUNKS * CHUNK_ELEMENTS
 
 
 @dataclass(frozen=True)
@@ -97,8 +114,35 @@ def compare_tensors(
     should_stop: Callable[[], bool] = never,
 ) -> TensorComparison:
     """The difference of two dense CPU tensors, B against A (A is the reference)."""
-    with _one_thread():
-        return _compare(a, b, atol, rtol, should_stop)
+    flat_a, flat_b = _flat(a), _flat(b)
+    size = block_elements()
+
+    def blocks(flat):
+        return (flat[i : i + size] for i in range(0, flat.numel(), size))
+
+    return compare_blocks(
+        (a.shape, a.dtype, blocks(flat_a)), (b.shape, b.dtype, blocks(flat_b)), atol, rtol,
+        should_stop,
+    )  # fmt: skip
+
+
+Side = tuple  # (shape, dtype, blocks): blocks are 1-D runs of block_elements() in row-major order
+
+
+def compare_blocks(
+    side_a: Side, side_b: Side, atol: float = 0.0, rtol: float = 0.0,
+    should_stop: Callable[[], bool] = never,
+) -> TensorComparison:  # fmt: skip
+    """The difference of two sides given as (shape, dtype, blocks), B against A. The blocks of
+    both sides have the same lengths (block_elements(), the last one shorter); an iterator of
+    blocks that has a close() is closed when the comparison ends, finished or not."""
+    try:
+        with _one_thread():
+            return _compare(side_a, side_b, atol, rtol, should_stop)
+    finally:
+        for _shape, _dtype, blocks in (side_a, side_b):
+            if hasattr(blocks, "close"):
+                blocks.close()
 
 
 @contextmanager
@@ -111,25 +155,48 @@ def _one_thread():
         torch.set_num_threads(threads)
 
 
-def _compare(a, b, atol: float, rtol: float, should_stop) -> TensorComparison:
+def _compare(side_a: Side, side_b: Side, atol: float, rtol: float, should_stop):
+    (shape_a, dtype_a, blocks_a), (shape_b, dtype_b, blocks_b) = side_a, side_b
     notes = []
-    if a.shape != b.shape:
-        if a.numel() != b.numel():
-            return TensorComparison(None, None, (_shape_note(a, b, False),))
-        notes.append(_shape_note(a, b, True))
-    flat_a, flat_b = _flat(a), _flat(b)
-    if a.dtype == b.dtype:
-        bitwise = torch.equal(_as_words(flat_a), _as_words(flat_b))
-    else:
-        bitwise = None
-        notes.append(_dtype_note(a.dtype, b.dtype))
-    if bitwise:
-        change = _unchanged(flat_a, should_stop)
-    else:
-        change = _value_change(flat_a, flat_b, atol, rtol, should_stop)
-        if bitwise is False and change.changed == 0:
-            notes.append(_("The bytes differ but every value is equal (signed zeros or NaN bits)."))
-    return TensorComparison(bitwise, change, tuple(notes))
+    elements = math.prod(shape_a)
+    if tuple(shape_a) != tuple(shape_b):
+        if elements != math.prod(shape_b):
+            return TensorComparison(None, None, (_shape_note(shape_a, shape_b, False),))
+        notes.append(_shape_note(shape_a, shape_b, True))
+    same_dtype = dtype_a == dtype_b
+    if not same_dtype:
+        notes.append(_dtype_note(dtype_a, dtype_b))
+    kind = _kind(dtype_a, dtype_b)
+    tolerant = atol > 0 or rtol > 0
+    buffers = ChunkBuffers(min(elements, CHUNK_ELEMENTS), kind, tolerant)
+    totals, bitwise = DifferenceTotals(), same_dtype
+    for block_a, block_b in _pairs(blocks_a, blocks_b):
+        if same_dtype and torch.equal(_as_words(block_a), _as_words(block_b)):
+            add_unchanged(totals, block_a, buffers, should_stop)
+        else:
+            bitwise = False
+            add_changed(totals, block_a, block_b, buffers, atol, rtol, should_stop)
+    change = _result(totals, elements, kind)
+    if same_dtype and not bitwise and change.changed == 0:
+        notes.append(_("The bytes differ but every value is equal (signed zeros or NaN bits)."))
+    return TensorComparison(bitwise if same_dtype else None, change, tuple(notes))
+
+
+def _pairs(blocks_a: Iterable, blocks_b: Iterable):
+    for block_a, block_b in zip(blocks_a, blocks_b, strict=True):
+        if block_a.numel() != block_b.numel():
+            raise ValueError("blocks of different lengths")
+        yield block_a, block_b
+
+
+def _result(totals: DifferenceTotals, elements: int, kind: str) -> ValueChange:
+    numeric = kind != "bool"
+    return ValueChange(
+        elements, totals.changed, totals.outside, totals.finite,
+        totals.max_abs if numeric else None, totals.sum_abs, totals.sq_delta, totals.sq_a,
+        totals.sq_b, totals.ab if kind in ("float", "int") else None, totals.nan_a, totals.nan_b,
+        totals.inf_a, totals.inf_b, totals.nan_appeared, totals.inf_appeared,
+    )  # fmt: skip
 
 
 def _flat(tensor: torch.Tensor) -> torch.Tensor:
@@ -147,12 +214,12 @@ def _as_words(flat: torch.Tensor) -> torch.Tensor:
     return raw
 
 
-def _shape_note(a: torch.Tensor, b: torch.Tensor, compared: bool) -> str:
+def _shape_note(a: tuple, b: tuple, compared: bool) -> str:
     shapes = {
-        "a": list(a.shape),
-        "b": list(b.shape),
-        "n_a": f"{a.numel():,}",
-        "n_b": f"{b.numel():,}",
+        "a": list(a),
+        "b": list(b),
+        "n_a": f"{math.prod(a):,}",
+        "n_b": f"{math.prod(b):,}",
     }
     if compared:
         return _("shape {a} → {b}: the same {n_a} elements, compared in row-major order.").format(
@@ -176,148 +243,11 @@ def _dtype_note(a: torch.dtype, b: torch.dtype) -> str:
     ).format(a=name_a, b=name_b, common=common, wide=wide)
 
 
-def _kind(a: torch.Tensor, b: torch.Tensor) -> str:
-    if a.is_complex() or b.is_complex():
+def _kind(a: torch.dtype, b: torch.dtype) -> str:
+    if a.is_complex or b.is_complex:
         return "complex"
-    if a.is_floating_point() or b.is_floating_point():
+    if a.is_floating_point or b.is_floating_point:
         return "float"
-    if a.dtype == b.dtype == torch.bool:
+    if a == b == torch.bool:
         return "bool"
     return "int"
-
-
-class _Totals:
-    def __init__(self) -> None:
-        self.changed = self.outside = self.finite = 0
-        self.max_abs: float | None = None
-        self.sum_abs = self.sq_delta = self.sq_a = self.sq_b = self.ab = 0.0
-        self.nan_a = self.nan_b = self.inf_a = self.inf_b = 0
-        self.nan_appeared = self.inf_appeared = 0
-
-    def add_finite(self, ca, cb, d, top: float | None = None) -> None:
-        """Δ statistics of elements finite on both sides (d = |cb - ca|)."""
-        if not d.numel():
-            return
-        self.finite += d.numel()
-        top = float(d.max()) if top is None else top
-        self.max_abs = top if self.max_abs is None else max(self.max_abs, top)
-        self.sum_abs += float(d.sum())
-        # four dot products: measured here 35-65 µs a chunk, one (3 × n) @ (n × 3) 90-130 µs
-        self.sq_delta += float(torch.dot(d, d))
-        self.sq_a += _square_sum(ca)
-        self.sq_b += _square_sum(cb)
-        if not (ca.is_complex() or cb.is_complex()):
-            self.ab += float(torch.dot(ca, cb))
-
-    def result(self, elements: int, kind: str) -> ValueChange:
-        numeric = kind != "bool"
-        return ValueChange(
-            elements, self.changed, self.outside, self.finite,
-            self.max_abs if numeric else None, self.sum_abs, self.sq_delta, self.sq_a,
-            self.sq_b, self.ab if kind in ("float", "int") else None, self.nan_a, self.nan_b,
-            self.inf_a, self.inf_b, self.nan_appeared, self.inf_appeared,
-        )  # fmt: skip
-
-
-def _square_sum(x: torch.Tensor) -> float:
-    return float(torch.vdot(x, x).real) if x.is_complex() else float(torch.dot(x, x))
-
-
-def _chunks(n: int, should_stop: Callable[[], bool]):
-    for start in range(0, n, CHUNK_ELEMENTS):
-        if should_stop():
-            raise ComparisonCancelledError
-        yield start, min(n, start + CHUNK_ELEMENTS)
-
-
-def _value_change(flat_a, flat_b, atol: float, rtol: float, should_stop) -> ValueChange:
-    kind = _kind(flat_a, flat_b)
-    n = flat_a.numel()
-    size = min(n, CHUNK_ELEMENTS)
-    tolerant = atol > 0 or rtol > 0
-    wide = torch.complex128 if kind == "complex" else torch.float64
-    buffer_a, buffer_b = (torch.empty(size, dtype=wide) for _unused in range(2))
-    buffer_d = torch.empty(size, dtype=torch.float64)
-    buffer_bound = torch.empty(size if tolerant else 0, dtype=torch.float64)
-    totals = _Totals()
-    for start, stop in _chunks(n, should_stop):
-        k = stop - start
-        ca, cb, d = buffer_a[:k], buffer_b[:k], buffer_d[:k]
-        ca.copy_(flat_a[start:stop])
-        cb.copy_(flat_b[start:stop])
-        if kind == "complex":
-            torch.abs(cb - ca, out=d)
-        else:
-            torch.sub(cb, ca, out=d).abs_()
-        top = float(d.max())
-        if not math.isfinite(top):  # NaN or Inf on some side in this chunk
-            _add_non_finite(totals, ca, cb, atol, rtol, tolerant)
-            continue
-        totals.add_finite(ca, cb, d, top)
-        if kind in ("int", "bool"):  # exact, where float64 would round ints past 2**53
-            changed = int(
-                torch.count_nonzero(_as_int(flat_a[start:stop]) != _as_int(flat_b[start:stop]))
-            )
-        else:
-            changed = int(torch.count_nonzero(d))
-        totals.changed += changed
-        if tolerant:
-            bound = torch.abs(ca, out=buffer_bound[:k]).mul_(rtol).add_(atol)
-            totals.outside += int(torch.count_nonzero(d > bound))
-        else:
-            totals.outside += changed
-    return totals.result(n, kind)
-
-
-def _as_int(x: torch.Tensor) -> torch.Tensor:
-    return x.to(torch.int64)
-
-
-def _add_non_finite(totals: _Totals, ca, cb, atol, rtol, tolerant: bool) -> None:
-    nan_a, nan_b = torch.isnan(ca), torch.isnan(cb)
-    inf_a, inf_b = torch.isinf(ca), torch.isinf(cb)
-    totals.nan_a += int(nan_a.sum())
-    totals.nan_b += int(nan_b.sum())
-    totals.inf_a += int(inf_a.sum())
-    totals.inf_b += int(inf_b.sum())
-    totals.nan_appeared += int((nan_b & ~nan_a).sum())
-    totals.inf_appeared += int((inf_b & ~inf_a).sum())
-    equal = (ca == cb) | (nan_a & nan_b)
-    changed = ca.numel() - int(equal.sum())
-    totals.changed += changed
-    if tolerant:
-        close = torch.isclose(cb, ca, rtol=rtol, atol=atol, equal_nan=True)
-        totals.outside += ca.numel() - int(close.sum())
-    else:
-        totals.outside += changed
-    finite = torch.isfinite(ca) & torch.isfinite(cb)
-    fa, fb = ca[finite], cb[finite]
-    totals.add_finite(fa, fb, (fb - fa).abs())
-
-
-def _unchanged(flat: torch.Tensor, should_stop) -> ValueChange:
-    """The figures of a tensor compared with its own bytes: nothing changed; its norm is still
-    counted so that a layer's ‖Δ‖/‖A‖ has the right denominator."""
-    kind = _kind(flat, flat)
-    wide = torch.complex128 if kind == "complex" else torch.float64
-    totals = _Totals()
-    buffer = torch.empty(min(flat.numel(), CHUNK_ELEMENTS), dtype=wide)
-    for start, stop in _chunks(flat.numel(), should_stop):
-        chunk = buffer[: stop - start]
-        chunk.copy_(flat[start:stop])
-        square = _square_sum(chunk)
-        if math.isfinite(square):
-            totals.finite += stop - start
-            totals.sq_a += square
-        else:
-            finite = chunk[torch.isfinite(chunk)]
-            totals.finite += finite.numel()
-            totals.sq_a += _square_sum(finite)
-            nans, infs = int(torch.isnan(chunk).sum()), int(torch.isinf(chunk).sum())
-            totals.nan_a += nans
-            totals.inf_a += infs
-            totals.nan_b += nans
-            totals.inf_b += infs
-    totals.sq_b = totals.ab = totals.sq_a
-    totals.max_abs = 0.0 if totals.finite else None
-    return totals.result(flat.numel(), kind)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from tensorviz.core.files.quoting import one_line
 from tensorviz.core.files.readers import FileContent, read_file
 from tensorviz.core.files.storages import share_storages, sum_bytes
 from tensorviz.core.files.tree import build_tree, walk
+from tensorviz.core.files.value_blocks import streamable_record, value_blocks
 from tensorviz.core.files.value_reading import (
     FileChangedError,
     ReadBuffer,
@@ -95,6 +97,21 @@ class FileInspection:
         sentence."""
         return read_copies(self.path, self.format, self.file_stamp, self.file_offsets,
                            self.loaded, [access], self.file_stamps, into)[0]  # fmt: skip
+
+    def tensor_blocks(
+        self, access: tuple, elements: int, into: ReadBuffer
+    ) -> tuple[torch.Size, torch.dtype, Iterator[torch.Tensor]] | None:
+        """One entry's shape, dtype and values `elements` at a time, each block read into `into`
+        and valid until the next (value_blocks.py); None when the entry cannot be streamed:
+        read it whole."""
+        tensor = value_at(self.loaded, access)
+        record = streamable_record(tensor, self.file_offsets)
+        if record is None:
+            return None
+        stamps = dict(self.file_stamps)
+        if self.file_stamp is not None:
+            stamps.setdefault(self.path, self.file_stamp)
+        return tensor.shape, tensor.dtype, value_blocks(tensor, record, stamps, elements, into)
 
     def tensors_in_memory(self, accesses: list[tuple]) -> list[torch.Tensor]:
         """Copies of these tensors in ordinary memory (no longer backed by the file), keeping the
