@@ -7,15 +7,24 @@ From your own code (importing tensorviz loads neither Qt nor torch)::
     tensorviz.breakpoint()                      # ... on every tensor this line can see
     tensorviz.graph(loss)                       # ... on loss's autograd graph
     tensorviz.architecture(model, x)            # ... on model(x), module by module
+    with tensorviz.tag_modules(): loss = model(x)  # graph(loss) then groups by nn.Module
     tensorviz.save_session("run.tvsession", x, loss=loss)   # for a machine with a display
 
 `TENSORVIZ_ON_ERROR=1 python train.py` opens the app on the frame of an uncaught exception.
 """
 
-from tensorviz.api.calls import architecture, breakpoint, graph, save_session, show
+from tensorviz.api.calls import architecture, breakpoint, graph, save_session, show, tag_modules
 from tensorviz.api.on_error import install_if_asked
 from tensorviz.version import __version__
 
-__all__ = ["__version__", "architecture", "breakpoint", "graph", "save_session", "show"]
+__all__ = [
+    "__version__",
+    "architecture",
+    "breakpoint",
+    "graph",
+    "save_session",
+    "show",
+    "tag_modules",
+]
 
 install_if_asked()

@@ -1,5 +1,5 @@
-"""The functions `import tensorviz` offers: show, breakpoint, graph, architecture and
-save_session.
+"""The functions `import tensorviz` offers: show, breakpoint, graph, architecture, tag_modules
+and save_session.
 
 Importing this module loads neither Qt nor torch: a call imports what it needs, and Qt only
 when a window opens. Every call works on the caller's very objects (never copies) and keeps one
@@ -94,6 +94,24 @@ def architecture(model, *inputs, block: bool | None = None):
     return _open("architecture", frame, (model, *inputs), {}, block)
 
 
+def tag_modules():
+    """Remember which ``nn.Module`` made each backward node, for the forwards run inside::
+
+        with tensorviz.tag_modules():
+            loss = loss_fn(model(x), y)
+        tensorviz.graph(loss)   # "group by nn.Module" works; search finds "h.5.attn"
+
+    The Autograd graph area can then collapse the graph module by module (``transformer.h.5``,
+    blocks in a ``ModuleList`` too) and find nodes by dotted module names. The block costs one
+    hook call per module call and changes nothing else; it also works as a decorator
+    (``@tensorviz.tag_modules()`` on a training step). Forwards the app runs itself (the
+    Script area, ``tensorviz.architecture``) are tagged without it. Tags live on the graph's
+    nodes (``grad_fn.metadata``) and go with them."""
+    from tensorviz.core.forward.module_tags import tagging_modules
+
+    return tagging_modules()
+
+
 def save_session(path, *tensors, script: str | None = None, **named) -> Path:
     """Write tensors to a session file that ``tensorviz PATH`` (or File → Open Session) opens,
     on this machine or another — the way to the picture where no window can open.
@@ -147,6 +165,9 @@ def _open(call: str, frame, tensors: tuple, named: dict | None, block: bool | No
             recording = _recording(site, list(labelled), tensors)
         collected = collect(workspace, labelled, site, call)
     focus_graph = collected.names[0] if call == "graph" and collected.names else None
+    if focus_graph is not None and (hint := _untagged_graph_hint(tensors[0])):
+        collected.notes.append(hint)
+        print(f"tensorviz: {hint}", file=sys.stderr, flush=True)
     return present_collected(workspace, collected, site, focus_graph, block, None, recording)
 
 
@@ -199,6 +220,21 @@ def _headline(collected, site, block: bool, failed: bool, recording=None) -> str
     if block and not failed:
         text = _("{headline} — close the window to go on").format(headline=text)
     return text
+
+
+def _untagged_graph_hint(tensor) -> str | None:
+    """What to do to group a graph by module when its forward ran without tags but read
+    nn.Parameters (a model's forward); None when there is nothing to say."""
+    from tensorviz.core.forward.module_tags import graph_module_tags
+
+    tagged, parameters = graph_module_tags(tensor)
+    if tagged or not parameters:
+        return None
+    return _(
+        "the graph's nodes do not say which nn.Module made them: run the forward inside "
+        "`with tensorviz.tag_modules():` to group the graph by module and search it by "
+        "module names (h.5.attn)"
+    )
 
 
 def _architecture_hint(modules: dict) -> str:

@@ -145,3 +145,29 @@ def test_import_tensorviz_installs_the_hook_only_when_asked(monkeypatch):
 def test_without_the_variable_an_error_is_only_a_traceback(tmp_path):
     result = run_script(tmp_path, ON_ERROR_SCRIPT, import_first=True, TENSORVIZ_ON_ERROR="0")
     assert result.returncode == 1 and _tensorviz_lines(result.stderr) == []
+
+
+def test_tag_modules_as_a_decorator_tags_each_node_with_its_module():
+    from tensorviz.core.forward.module_tags import module_path_of
+
+    model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(), torch.nn.Linear(4, 1))
+
+    @tensorviz.tag_modules()
+    def step(x):
+        return model(x).sum()
+
+    loss = step(torch.randn(2, 3))
+    owners = {}  # AccumulateGrad of each parameter → the innermost module it was tagged with
+    pending = [loss.grad_fn]
+    while pending:
+        fn = pending.pop()
+        if fn is None:
+            continue
+        if hasattr(fn, "variable"):
+            owners[fn.variable] = module_path_of(fn)[-1][0]
+        pending.extend(next_fn for next_fn, _ in fn.next_functions)
+    for name, parameter in model.named_parameters():  # torch's own names of the owners
+        assert owners[parameter] == name.rsplit(".", 1)[0]
+    assert module_path_of(loss.grad_fn) == ()  # .sum() ran outside the model
+    untagged = model(torch.randn(2, 3)).sum()  # after the decorated call: no hooks left
+    assert module_path_of(untagged.grad_fn.next_functions[0][0]) == ()

@@ -57,6 +57,25 @@ def module_path_of(fn) -> tuple[tuple[str, str], ...]:
         return ()
 
 
+def graph_module_tags(tensor) -> tuple[int, int]:
+    """(nodes tagged with a module, AccumulateGrad nodes of nn.Parameters) of the backward
+    graph behind `tensor`: a graph with parameters and no tag was made by a model's forward
+    that ran untagged."""
+    start = getattr(tensor, "grad_fn", None)
+    pending, seen = [start] if start is not None else [], set()
+    tagged = parameters = 0
+    while pending:
+        fn = pending.pop()
+        if fn is None or id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        tagged += bool(module_path_of(fn))
+        if isinstance(getattr(fn, "variable", None), torch.nn.Parameter):
+            parameters += 1
+        pending.extend(next_fn for next_fn, _ in fn.next_functions)
+    return tagged, parameters
+
+
 class ModuleTagger:
     """A stack of the module calls running now; `enter`/`leave` from forward pre/post hooks."""
 

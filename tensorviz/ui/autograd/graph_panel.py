@@ -167,7 +167,8 @@ class GraphPanel(Retranslating, GraphSources, BackwardStepping, RecordedPasses, 
         self.group_modules.setToolTip(
             self.tr(
                 "Collapse what each module made into one node (any graph whose forward ran in "
-                "the app: presets, the Script area, the Architecture area)"
+                "the app — presets, the Script area, the Architecture area — or in your code "
+                "inside `with tensorviz.tag_modules():`)"
             )
         )
         self.group_level.setPrefix(self.tr("level "))
