@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from tensorviz.core.forward.module_tags import tagging_modules
 from tensorviz.core.training.datasets import targets_for_loss
 from tensorviz.core.training.network import input_features, make_loss
 from tensorviz.core.training.playground_report import PlaygroundInfo, rebuilt_model
@@ -28,7 +29,8 @@ def network_loss_graph(info: PlaygroundInfo, state: dict[str, np.ndarray]) -> di
     graph is the model's)."""
     model, x = current_model(info, state)
     y = targets_for_loss(info.targets[info.train], info.config.loss)
-    output = model(x)
+    with tagging_modules():  # the Autograd graph can group it by layer ("0 · Linear")
+        output = model(x)
     loss = make_loss(info.config)(output, y)
     tensors: dict = {name: p for name, p in model.named_parameters()}
     tensors.update({"x": x, "y": y, "output": output, "loss": loss})
