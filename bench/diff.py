@@ -4,6 +4,10 @@ every pair, summaries and JSON) beside the plain loop a person would write — b
 with torch.load(mmap=True), then torch.equal + max |Δ| per pair of the same name; and our peak
 memory beside the goal's bound, `import torch` + 3 × the largest tensor.
 
+A third figure is the floor of any tool that reads the files with plain reads, as we do (a
+memory mapping turns a checkpoint rewritten during the comparison into SIGBUS): both files read
+once in 1 MB blocks into one buffer, nothing computed, beside the same anchor.
+
 Memory is each child's VmHWM (the peak resident set of its own address space; exec starts it
 afresh, unlike ru_maxrss, which Linux carries over from the parent). Children are spawned from
 this parent, which never imports torch and stays small. A control child that loads both files
@@ -81,6 +85,12 @@ def child(kind: str, directory: str) -> None:
                 y = b[key].reshape(x.shape)
                 if not torch.equal(x, y):
                     (x - y).abs().max()
+    elif kind == "reads":  # the floor of plain reads: every byte once, nothing computed
+        buffer = bytearray(1 << 20)
+        for path in (path_a, path_b):
+            with open(path, "rb", buffering=0) as f:
+                while f.readinto(buffer):
+                    pass
     elif kind == "whole":  # the control: both files in memory, as a careless tool would
         a = torch.load(path_a, weights_only=True)
         b = torch.load(path_b, weights_only=True)
@@ -114,17 +124,20 @@ def main() -> int:
         subprocess.run([sys.executable, __file__, "--write", tmp, str(megabytes)], check=True)
         results: dict[str, list[tuple[float, float]]] = {}
         for _ in range(RUNS):
-            for kind in ("ours", "anchor", "torch_only"):
+            for kind in ("ours", "anchor", "reads", "torch_only"):
                 results.setdefault(kind, []).append(run_child(kind, tmp))
         whole_rss = run_child("whole", tmp)[1]
     time_ours, rss_ours = (statistics.median(x) for x in zip(*results["ours"], strict=True))
     time_anchor = statistics.median(t for t, _ in results["anchor"])
+    time_reads = statistics.median(t for t, _ in results["reads"])
     rss_torch = statistics.median(r for _, r in results["torch_only"])
     bound = rss_torch + 3 * largest_mb
     print(f"# two {megabytes} MB checkpoints, {TENSORS} tensors of {largest_mb:.1f} MB; "
           f"import torch alone peaks at {rss_torch:.0f} MB; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")  # fmt: skip
     print(bench_line("diff_full_report", time_ours, time_anchor, GOAL_TIME))
+    print(bench_line("diff_plain_reads_floor", time_reads, time_anchor, GOAL_TIME)
+          + "  (reading alone, nothing compared)")  # fmt: skip
     print(bench_line("diff_peak_rss_mb_vs_torch_plus_3_largest", rss_ours, bound, GOAL_RSS))
     fails = whole_rss > bound
     verdict = f"> bound {bound:.0f} MB — ok" if fails else f"<= bound {bound:.0f} MB — BROKEN"

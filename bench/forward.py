@@ -9,7 +9,9 @@ nn layers in tests/model_shapes.py and core/forward/llama_shape.py, random weigh
 Goal: ours/anchor <= 0.1 (10x faster). Both sides run the model's forward, which on a busy
 2-core machine (or in meta's Python kernels) can take most of the time; so a second line per
 model compares what each tool adds to that forward (its time minus a plain `model(*args)` timed
-in the same round): `forward_<model>_added`. Then the fully expanded GPT-2 (every op, folding
+in the same round): `forward_<model>_added`; and a third, the plain forward itself beside the
+anchor, the floor no recorder that runs the model can go under
+(`forward_<model>_plain_forward_floor`). Then the fully expanded GPT-2 (every op, folding
 off) from its record, as when the user turns the depth up: layout + first paint, goal < 2 s
 (and the same with the recording, for reference). Median of 5 interleaved runs; models are built
 once.
@@ -158,6 +160,10 @@ def main() -> int:
                 flush=True,
             )
             print(f"{name}: plain forward {statistics.median(forwards):.3f} s")
+            # the floor of any recorder that runs the model: its plain forward, nothing recorded
+            floor = statistics.median(forwards)
+            print(bench_line(f"forward_{name}_plain_forward_floor", floor,
+                             statistics.median(theirs), GOAL), flush=True)  # fmt: skip
             print(added_line(name, mine, theirs, forwards), flush=True)
     name, model, args, _ = cases[0]
     with_record, from_record = [], []

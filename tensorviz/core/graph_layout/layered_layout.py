@@ -171,16 +171,21 @@ def assign_layers(count: int, edges) -> list[int]:
     return [top - h for h in height]
 
 
-def _place_around(layer, desired, gaps, degree) -> list[float]:
-    """Positions for an ordered layer: its best-connected node (the chain running through it)
-    exactly where it wants to be, the others as close to theirs as the gaps allow, pushed
-    outward from it. Splitting a conflict evenly instead would move the chain half a gap per
-    layer, and a long chain would drift sideways layer after layer."""
-    anchor = max(range(len(layer)), key=lambda i: (degree[layer[i]], -abs(2 * i - len(layer))))
+def _anchor_of(layer, degree) -> int:
+    """The index of a layer's best-connected node (the chain running through it), the middle
+    one among equals: _place_around keeps it exactly where it wants to be."""
+    return max(range(len(layer)), key=lambda i: (degree[layer[i]], -abs(2 * i - len(layer))))
+
+
+def _place_around(desired, gaps, anchor: int) -> list[float]:
+    """Positions for an ordered layer: its anchor node exactly where it wants to be, the others
+    as close to theirs as the gaps allow, pushed outward from it. Splitting a conflict evenly
+    instead would move the chain half a gap per layer, and a long chain would drift sideways
+    layer after layer."""
     placed = desired[:]
     for i in range(anchor - 1, -1, -1):
         placed[i] = min(desired[i], placed[i + 1] - gaps[i])
-    for i in range(anchor + 1, len(layer)):
+    for i in range(anchor + 1, len(placed)):
         placed[i] = max(desired[i], placed[i - 1] + gaps[i - 1])
     return placed
 
@@ -213,34 +218,49 @@ def _assign_x(order: Ordering, widths: list[float], sweeps: int = 4) -> list[flo
         100 * edges[node] + sum(edges[m] for m in order.up[node]) + sum(edges[m] for m in near)
         for node, near in enumerate(order.down)
     ]
+    # What each node follows, looking up and looking down (fixed while the order is): one
+    # neighbour (a node), two equally connected ones (a pair: their mean) or several (a list:
+    # their median); None: it stays.
+    follows = [[_followed(near, degree) for near in order.up],
+               [_followed(near, degree) for near in order.down]]  # fmt: skip
+    anchors = [_anchor_of(layer, degree) if len(layer) > 1 else 0 for layer in order.layers]
+    layers = [(layer, gaps, anchor) for (layer, gaps), anchor in zip(layers, anchors, strict=True)]
     for sweep in range(sweeps):
         downward = sweep % 2 == 0
-        neighbours = order.up if downward else order.down
-        for layer, gaps in layers if downward else reversed(layers):
+        rules = follows[0] if downward else follows[1]
+        for layer, gaps, anchor in layers if downward else reversed(layers):
             desired = []
             for node in layer:
-                near = neighbours[node]
-                count = len(near)
-                if count == 1:
-                    desired.append(x[near[0]])
-                elif count == 2:  # follow the better-connected one: a chain stays straight
-                    a, b = near
-                    if degree[a] == degree[b]:
-                        desired.append((x[a] + x[b]) / 2)  # the median of two
-                    else:
-                        desired.append(x[a] if degree[a] > degree[b] else x[b])
-                elif near:
-                    desired.append(_median(sorted([x[m] for m in near])))
-                else:
+                rule = rules[node]
+                if rule is None:
                     desired.append(x[node])
+                elif type(rule) is int:
+                    desired.append(x[rule])
+                elif type(rule) is tuple:
+                    desired.append((x[rule[0]] + x[rule[1]]) / 2)  # the median of two
+                else:
+                    desired.append(_median(sorted([x[m] for m in rule])))
             if len(layer) == 1:
                 x[layer[0]] = desired[0]
             else:
-                for node, value in zip(
-                    layer, _place_around(layer, desired, gaps, degree), strict=True
-                ):
+                for node, value in zip(layer, _place_around(desired, gaps, anchor), strict=True):
                     x[node] = value
     return x
+
+
+def _followed(near: list[int], degree: list[int]):
+    """The rule of _assign_x for a node whose neighbours on one side are `near`: of two, the
+    better-connected one (a chain stays straight), or both when they tie."""
+    if not near:
+        return None
+    if len(near) == 1:
+        return near[0]
+    if len(near) == 2:
+        a, b = near
+        if degree[a] == degree[b]:
+            return (a, b)
+        return a if degree[a] > degree[b] else b
+    return near
 
 
 def _span(x: list[float], widths: list[float]) -> float:
