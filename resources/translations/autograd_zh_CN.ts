@@ -48,7 +48,7 @@
     </message>
     <message>
         <source>torch says:</source>
-        <translation>torch 的原话：</translation>
+        <translation>torch 的报错：</translation>
     </message>
     <message>
         <source>why:</source>

@@ -242,7 +242,7 @@
     </message>
     <message>
         <source>torch says</source>
-        <translation>torch 的原话</translation>
+        <translation>torch 的报错</translation>
     </message>
     <message>
         <source>Why</source>
