@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>ArchitectureDetails</name>
@@ -31,7 +32,7 @@
         <translation>重复的块，已折叠：%1</translation>
     </message>
     <message>
-        <source>Click a box or op for its details; double-click a box to open it, click a frame's header to close it. Edges are tensors, labelled with their shape (and dtype when not float32). Purple boxes are modules, dashed frames folded repeats, red the op that raised.</source>
+        <source>Click a box or op for its details; double-click a box to open it, click a frame&apos;s header to close it. Edges are tensors, labelled with their shape (and dtype when not float32). Purple boxes are modules, dashed frames folded repeats, red the op that raised.</source>
         <translation>单击框或操作查看详情；双击框把它展开，单击外框的标题把它收起。边是张量，标注它的形状（不是 float32 时也标出数据类型 dtype）。紫色框是模块，虚线框是折叠起来的重复块，红色是抛出异常的操作。</translation>
     </message>
     <message>
@@ -190,7 +191,7 @@
         <translation>反向计算图</translation>
     </message>
     <message>
-        <source>Open the Autograd graph of this forward's output, on the node of the selected op</source>
+        <source>Open the Autograd graph of this forward&apos;s output, on the node of the selected op</source>
         <translation>打开这次前向传播输出的自动求导计算图，并定位到所选操作的节点</translation>
     </message>
     <message>
@@ -230,8 +231,8 @@
         <translation>一个框</translation>
     </message>
     <message>
-        <source>Nothing is called '%1'</source>
-        <translation>没有叫 '%1' 的东西</translation>
+        <source>Nothing is called &apos;%1&apos;</source>
+        <translation>没有叫 &apos;%1&apos; 的东西</translation>
     </message>
     <message>
         <source>Export failed: %1</source>
@@ -245,7 +246,7 @@
 <context>
     <name>ArchitectureView</name>
     <message>
-        <source>%1  (crosses the frame's border here)</source>
+        <source>%1  (crosses the frame&apos;s border here)</source>
         <translation>%1  （在这里穿过外框的边界）</translation>
     </message>
 </context>
@@ -280,7 +281,7 @@
         <translation>梯度清零</translation>
     </message>
     <message>
-        <source>Set every leaf's .grad to zero, as optimizer.zero_grad() does</source>
+        <source>Set every leaf&apos;s .grad to zero, as optimizer.zero_grad() does</source>
         <translation>把每个叶子张量的 .grad 置零，就像 optimizer.zero_grad() 那样</translation>
     </message>
     <message>
@@ -315,7 +316,7 @@
         <translation>已记录第 %1 次反向传播：访问了 %n 个节点</translation>
     </message>
     <message>
-        <source>Every leaf's .grad is now zero</source>
+        <source>Every leaf&apos;s .grad is now zero</source>
         <translation>每个叶子张量的 .grad 现在都是零</translation>
     </message>
 </context>
@@ -417,7 +418,7 @@
         <translation>&lt;b&gt;局部导数&lt;/b&gt;：&lt;i&gt;这个操作暂时还没有解释&lt;/i&gt;</translation>
     </message>
     <message>
-        <source>&lt;b&gt;local derivative&lt;/b&gt; (the chain rule's factor on each edge):</source>
+        <source>&lt;b&gt;local derivative&lt;/b&gt; (the chain rule&apos;s factor on each edge):</source>
         <translation>&lt;b&gt;局部导数&lt;/b&gt;（链式法则在每条边上乘的因子）：</translation>
     </message>
     <message>
@@ -464,8 +465,8 @@
 <context>
     <name>GraphExport</name>
     <message>
-        <source>Export as .png, .svg or .dot, not '%1'.</source>
-        <translation>只能导出为 .png、.svg 或 .dot，不能是 '%1'。</translation>
+        <source>Export as .png, .svg or .dot, not &apos;%1&apos;.</source>
+        <translation>只能导出为 .png、.svg 或 .dot，不能是 &apos;%1&apos;。</translation>
     </message>
     <message>
         <source>no suffix</source>
@@ -527,7 +528,7 @@
         <translation>层级 </translation>
     </message>
     <message>
-        <source>1: the model's children; 2: their children (h.0 … h.11)</source>
+        <source>1: the model&apos;s children; 2: their children (h.0 … h.11)</source>
         <translation>1：模型的子模块；2：子模块的子模块（h.0 … h.11）</translation>
     </message>
     <message>
@@ -563,8 +564,8 @@
         <translation>正在排布 %n 个节点…</translation>
     </message>
     <message>
-        <source>No node matches '%1'</source>
-        <translation>没有节点匹配 '%1'</translation>
+        <source>No node matches &apos;%1&apos;</source>
+        <translation>没有节点匹配 &apos;%1&apos;</translation>
     </message>
     <message>
         <source>Export failed: %1</source>
@@ -586,11 +587,11 @@
         <translation>脚本：%1</translation>
     </message>
     <message>
-        <source>your script's %1</source>
+        <source>your script&apos;s %1</source>
         <translation>你的脚本中的 %1</translation>
     </message>
     <message>
-        <source>%1 as your script ran it: %n nodes — Step ▶ (F10) walks them in torch's order</source>
+        <source>%1 as your script ran it: %n nodes — Step ▶ (F10) walks them in torch&apos;s order</source>
         <translation>%1，按你的脚本运行时的样子：%n 个节点——下一步 ▶（F10）按 torch 的顺序逐个查看</translation>
     </message>
     <message>

@@ -89,3 +89,38 @@ def ngettext(singular: str, plural: str, count: int) -> str:
 def pgettext(context: str, message: str) -> str:
     """A text whose translation depends on where it is used (the same English word twice)."""
     return _translations.pgettext(context, message)
+
+
+class LaterText(str):
+    """A text made now and translated where it is shown, for results that outlive a switch of
+    language (a backward pass's local derivatives, read before the pass frees them). As a str
+    it is the English; `.format(...)` keeps the message and its arguments; `shown()` gives it in
+    the language in force."""
+
+    message: str
+    arguments: dict
+
+    def __new__(cls, message: str, arguments: dict | None = None) -> LaterText:
+        arguments = dict(arguments or {})
+        text = super().__new__(cls, message.format(**arguments) if arguments else message)
+        text.message, text.arguments = message, arguments
+        return text
+
+    def format(self, *args, **kwargs) -> LaterText:  # noqa: A003 — str's own name, kept
+        if args:
+            raise TypeError("LaterText takes named arguments only")
+        return LaterText(self.message, {**self.arguments, **kwargs})
+
+    def shown(self) -> str:
+        text = _(self.message)
+        return text.format(**self.arguments) if self.arguments else text
+
+
+def later(message: str) -> LaterText:
+    """Mark `message` for the catalogue and keep it untranslated until shown (LaterText)."""
+    return LaterText(message)
+
+
+def shown(text: str) -> str:
+    """`text` in the language in force: a LaterText translated now, any other str as it is."""
+    return text.shown() if isinstance(text, LaterText) else text

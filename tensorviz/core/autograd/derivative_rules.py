@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import torch
 
-from tensorviz.core.translation import _
+from tensorviz.core.translation import later
 
 SUPERSCRIPTS = str.maketrans("0123456789-.", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻·")
 
@@ -27,7 +27,7 @@ SUPERSCRIPTS = str.maketrans("0123456789-.", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻·")
 class Rule:
     input_nr: int
     formula: str  # "∂(x²)/∂x = 2·x"
-    words: str
+    words: str  # a LaterText: translated where shown, so a switch of language reaches it
     vjp: Callable[[torch.Tensor], torch.Tensor]  # arriving gradient → gradient sent to the input
     local: torch.Tensor | None = None  # the element-wise derivative itself (None: not element-wise)
     at: torch.Tensor | None = None  # the input's value it was taken at, when the node saved it
@@ -79,7 +79,7 @@ def _live(fn, positions) -> list[int]:
 def _pow0(fn, s):
     x, n = fn._saved_self, fn._saved_exponent
     formula = f"∂({_power(s[0], n)})/∂{s[0]} = {n}·{_power(s[0], _minus_one(n))}"
-    words = _("the power rule: bring the exponent {n} down and lower it by one").format(n=n)
+    words = later("the power rule: bring the exponent {n} down and lower it by one").format(n=n)
     return [_elementwise(fn, 0, formula, words, n * x ** (n - 1), x)]
 
 
@@ -93,10 +93,14 @@ def _pow1(fn, s):
     rules = {
         0: (
             f"∂({power})/∂{s[0]} = {s[1]}·{s[0]}^({s[1]}−1)",
-            _("the power rule"),
+            later("the power rule"),
             b * a ** (b - 1),
         ),
-        1: (f"∂({power})/∂{s[1]} = {power}·ln {s[0]}", _("the exponent's rule"), result * a.log()),
+        1: (
+            f"∂({power})/∂{s[1]} = {power}·ln {s[0]}",
+            later("the exponent's rule"),
+            result * a.log(),
+        ),
     }
     return [_elementwise(fn, i, *rules[i]) for i in _live(fn, (0, 1))]
 
@@ -105,7 +109,7 @@ def _pow2(fn, s):
     base, result = fn._saved_self, fn._saved_result
     formula = f"∂(c^{s[0]})/∂{s[0]} = c^{s[0]}·ln c, c = {base}"
     local = result * torch.log(torch.tensor(float(base)))
-    words = _("a constant raised to the power of the input")
+    words = later("a constant raised to the power of the input")
     return [_elementwise(fn, 0, formula, words, local)]
 
 
@@ -114,7 +118,7 @@ def _mul(fn, s):
     for i in _live(fn, (0, 1)):
         other = fn._saved_other if i == 0 else fn._saved_self
         mine, theirs = s[i], s[1 - i]
-        words = _("a product changes with {mine} at the rate of the other factor, {theirs}")
+        words = later("a product changes with {mine} at the rate of the other factor, {theirs}")
         words = words.format(mine=mine, theirs=theirs)
         rules.append(_elementwise(fn, i, f"∂({s[0]}·{s[1]})/∂{mine} = {theirs}", words, other))
     return rules
@@ -126,12 +130,12 @@ def _div(fn, s):
     rules = {
         0: (
             f"∂({quotient})/∂{s[0]} = 1/{s[1]}",
-            _("dividing scales the slope by 1/b"),
+            later("dividing scales the slope by 1/b"),
             lambda: 1 / b,
         ),
         1: (
             f"∂({quotient})/∂{s[1]} = −{s[0]}/{s[1]}²",
-            _("a bigger divisor makes the quotient smaller"),
+            later("a bigger divisor makes the quotient smaller"),
             lambda: -a / b**2,
         ),
     }
@@ -146,11 +150,11 @@ def _add_sub(sign: str):
             factor = 1 if i == 0 else (-alpha if sign == "−" else alpha)
             formula = f"∂({s[0]} {sign} {s[1]})/∂{s[i]} = {factor:g}"
             if factor == 1:
-                words = _("a sum passes the gradient through unchanged")
+                words = later("a sum passes the gradient through unchanged")
             elif factor == -1:
-                words = _("the subtracted term passes the gradient with its sign flipped")
+                words = later("the subtracted term passes the gradient with its sign flipped")
             else:
-                words = _("the term scaled by alpha = {alpha} passes it scaled so")
+                words = later("the term scaled by alpha = {alpha} passes it scaled so")
                 words = words.format(alpha=alpha)
             local = torch.full((), float(factor))
             rules.append(_elementwise(fn, i, formula, words, local))
@@ -162,7 +166,7 @@ def _add_sub(sign: str):
 def _rsub(fn, s):
     alpha = fn._saved_alpha
     formula = f"∂(c − {s[0]})/∂{s[0]} = {-alpha:g}"
-    words = _("x is subtracted: the gradient flips sign")
+    words = later("x is subtracted: the gradient flips sign")
     return [Rule(0, formula, words, lambda g: -alpha * g)]
 
 
@@ -178,57 +182,57 @@ def _unary(formula: str, words: Callable[[], str], local: Callable):
 UNARY = {
     "NegBackward0": (
         "∂(−{x})/∂{x} = −1",
-        lambda: _("negation flips the sign"),
+        lambda: later("negation flips the sign"),
         lambda fn: -torch.ones(()),
     ),
     "ExpBackward0": (
         "∂(e^{x})/∂{x} = e^{x}",
-        lambda: _("eˣ is its own slope"),
+        lambda: later("eˣ is its own slope"),
         lambda fn: fn._saved_result,
     ),
     "LogBackward0": (
         "∂(ln {x})/∂{x} = 1/{x}",
-        lambda: _("the log flattens as x grows"),
+        lambda: later("the log flattens as x grows"),
         lambda fn: 1 / fn._saved_self,
     ),
     "SinBackward0": (
         "∂(sin {x})/∂{x} = cos {x}",
-        lambda: _("the slope of sin is cos"),
+        lambda: later("the slope of sin is cos"),
         lambda fn: torch.cos(fn._saved_self),
     ),
     "CosBackward0": (
         "∂(cos {x})/∂{x} = −sin {x}",
-        lambda: _("the slope of cos is −sin"),
+        lambda: later("the slope of cos is −sin"),
         lambda fn: -torch.sin(fn._saved_self),
     ),
     "TanhBackward0": (
         "∂(tanh {x})/∂{x} = 1 − tanh²({x})",
-        lambda: _("tanh saturates: the slope fades"),
+        lambda: later("tanh saturates: the slope fades"),
         lambda fn: 1 - fn._saved_result**2,
     ),
     "SigmoidBackward0": (
         "∂σ({x})/∂{x} = σ({x})·(1 − σ({x}))",
-        lambda: _("at most 0.25, at x = 0"),
+        lambda: later("at most 0.25, at x = 0"),
         lambda fn: fn._saved_result * (1 - fn._saved_result),
     ),
     "ReluBackward0": (
         "∂relu({x})/∂{x} = 1 where {x} > 0, else 0",
-        lambda: _("ReLU lets the gradient through only where its input was positive"),
+        lambda: later("ReLU lets the gradient through only where its input was positive"),
         lambda fn: (fn._saved_result > 0).to(fn._saved_result.dtype),
     ),
     "SqrtBackward0": (
         "∂√{x}/∂{x} = 1/(2√{x})",
-        lambda: _("the root flattens as x grows"),
+        lambda: later("the root flattens as x grows"),
         lambda fn: 0.5 / fn._saved_result,
     ),
     "AbsBackward0": (
         "∂|{x}|/∂{x} = sign({x})",
-        lambda: _("|x| falls left of 0, rises right of it"),
+        lambda: later("|x| falls left of 0, rises right of it"),
         lambda fn: torch.sign(fn._saved_self),
     ),
     "CloneBackward0": (
         "∂clone({x})/∂{x} = 1",
-        lambda: _("a copy passes the gradient unchanged"),
+        lambda: later("a copy passes the gradient unchanged"),
         lambda fn: torch.ones(()),
     ),
 }
@@ -239,13 +243,13 @@ UNARY = {
 
 def _sum(fn, s):
     shape = tuple(fn._saved_self_sym_sizes)
-    words = _("every element adds once: each gets the gradient unchanged")
+    words = later("every element adds once: each gets the gradient unchanged")
     return [Rule(0, f"∂(Σ {s[0]})/∂{s[0]}ᵢ = 1", words, lambda g: g.expand(shape))]
 
 
 def _sum_dims(fn, s):
     shape, dims, keep = tuple(fn._saved_self_sym_sizes), fn._saved_dim, fn._saved_keepdim
-    words = _("summed over dim {dims}: the gradient is copied back along it")
+    words = later("summed over dim {dims}: the gradient is copied back along it")
     words = words.format(dims=list(dims))
     formula = f"∂(Σ_dim {s[0]})/∂{s[0]}ᵢ = 1"
     return [Rule(0, formula, words, lambda g: _unsqueezed(g, dims, keep, shape))]
@@ -253,7 +257,7 @@ def _sum_dims(fn, s):
 
 def _mean(fn, s):
     shape, n = tuple(fn._saved_self_sym_sizes), fn._saved_self_sym_numel
-    words = _("each of the {n} elements weighs 1/n in the mean").format(n=n)
+    words = later("each of the {n} elements weighs 1/n in the mean").format(n=n)
     formula = f"∂(mean {s[0]})/∂{s[0]}ᵢ = 1/n = 1/{n}"
     return [Rule(0, formula, words, lambda g: g.expand(shape) / n)]
 
@@ -263,7 +267,7 @@ def _mean_dims(fn, s):
     n = 1
     for d in dims:
         n *= shape[d]
-    words = _("averaged over dim {dims} ({n} elements)").format(dims=list(dims), n=n)
+    words = later("averaged over dim {dims} ({n} elements)").format(dims=list(dims), n=n)
     formula = f"∂(mean_dim {s[0]})/∂{s[0]}ᵢ = 1/{n}"
     return [Rule(0, formula, words, lambda g: _unsqueezed(g, dims, keep, shape) / n)]
 
@@ -281,7 +285,7 @@ def _mm(fn, s):
         0: (f"∂({s[0]} @ {s[1]})/∂{s[0]}: gradient @ {s[1]}ᵀ", lambda g: g @ b.mT),
         1: (f"∂({s[0]} @ {s[1]})/∂{s[1]}: {s[0]}ᵀ @ gradient", lambda g: a.mT @ g),
     }
-    words = _("a matrix product's derivative is the other matrix, transposed to fit the shapes")
+    words = later("a matrix product's derivative is the other matrix, transposed to fit the shapes")
     return [Rule(i, rules[i][0], words, rules[i][1]) for i in _live(fn, (0, 1))]
 
 
@@ -295,7 +299,7 @@ def _addmm(fn, s):
         1: ("∂(bias + A @ W)/∂A: gradient @ Wᵀ", lambda g: alpha * g @ m2.mT),
         2: ("∂(bias + A @ W)/∂W: Aᵀ @ gradient", lambda g: alpha * m1.mT @ g),
     }
-    words = _("nn.Linear's bias + input @ weightᵀ")
+    words = later("nn.Linear's bias + input @ weightᵀ")
     return [Rule(i, rules[i][0], words, rules[i][1]) for i in _live(fn, (0, 1, 2))]
 
 
@@ -305,13 +309,13 @@ def _mse(fn, s):
     local = 2 * (x - target) / n
     over = f"/n, n = {n}" if reduction == 1 else ""
     formula = f"∂ mean(({s[0]} − y)²)/∂{s[0]} = 2({s[0]} − y){over}"
-    words = _("the squared error grows with the miss")
+    words = later("the squared error grows with the miss")
     return [_elementwise(fn, 0, formula, words, local)]
 
 
 def _view(fn, s):
     shape = tuple(fn._saved_self_sym_sizes)
-    words = _("a view moves no values: the gradient is reshaped back to {shape}")
+    words = later("a view moves no values: the gradient is reshaped back to {shape}")
     words = words.format(shape=list(shape))
     return [
         Rule(0, f"∂ view({s[0]})/∂{s[0]} = 1, reshaped back", words, lambda g: g.reshape(shape))
@@ -319,13 +323,13 @@ def _view(fn, s):
 
 
 def _t(fn, s):
-    words = _("the gradient is transposed back")
+    words = later("the gradient is transposed back")
     return [Rule(0, f"∂({s[0]}ᵀ)/∂{s[0]}: gradientᵀ", words, lambda g: g.t())]
 
 
 def _expand(fn, s):
     shape = tuple(fn._saved_self_sym_sizes)
-    words = _("one element was read many times (stride 0): its gradients add up")
+    words = later("one element was read many times (stride 0): its gradients add up")
     formula = f"∂ expand({s[0]})/∂{s[0]}: summed over the copies"
     return [Rule(0, formula, words, lambda g: g.sum_to_size(shape))]
 
@@ -333,7 +337,7 @@ def _expand(fn, s):
 def _softmax(fn, s):
     y, dim = fn._saved_result, fn._saved_dim
     formula = f"∂ softmax({s[0]})ᵢ/∂{s[0]}ⱼ = yᵢ(δᵢⱼ − yⱼ)"
-    words = _("raising one input lowers every other output: the rows of the Jacobian sum to 0")
+    words = later("raising one input lowers every other output: the rows of the Jacobian sum to 0")
     return [Rule(0, formula, words, lambda g: y * (g - (g * y).sum(dim, keepdim=True)))]
 
 

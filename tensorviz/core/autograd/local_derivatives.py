@@ -23,7 +23,7 @@ class LocalDerivative:
     input_nr: int  # the next_functions position it is the derivative for
     symbol: str  # what the formula calls that input ("x", "a", "w")
     formula: str  # "∂(x²)/∂x = 2·x"
-    words: str
+    words: str  # a LaterText: English as a str, translation.shown() where it is displayed
     value: GradSummary | None  # the element-wise derivative's values; None for a rule (A @ B)
     at: GradSummary | None = None  # the input value it was taken at, when the node saved it
 

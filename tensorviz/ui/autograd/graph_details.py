@@ -13,6 +13,7 @@ from tensorviz.core.autograd.backward_steps import BackwardVisit, GradSummary, w
 from tensorviz.core.autograd.graph import AutogradGraph, saved_values
 from tensorviz.core.autograd.local_derivatives import NodeDerivatives, node_derivatives
 from tensorviz.core.graph_layout.layered_layout import node_detail
+from tensorviz.core.translation import shown
 from tensorviz.ui.autograd.details_pane import heading
 from tensorviz.ui.widgets.theme import colour
 
@@ -168,7 +169,7 @@ def derivative_lines(explained: NodeDerivatives, visit: BackwardVisit | None) ->
     ]
     arriving = visit.grads_in[0] if visit is not None and visit.grads_in else None
     for derivative in explained.derivatives:
-        words = f" — {escape(derivative.words)}" if derivative.words else ""
+        words = f" — {escape(shown(derivative.words))}" if derivative.words else ""
         lines.append(f"&nbsp;&nbsp;{escape(derivative.text())}{words}")
         sent = (
             visit.grads_out[derivative.input_nr]

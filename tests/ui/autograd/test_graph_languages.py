@@ -70,3 +70,32 @@ def test_chinese_labels_in_the_details_take_a_full_width_colon(window, switch, q
     assert "到达的梯度：" in text and "到达的梯度:" not in text
     switch("en")
     qtbot.waitUntil(lambda: "gradient arriving: " in panel.details.toPlainText())
+
+
+def test_local_derivative_words_read_before_the_pass_follow_a_later_switch(window, qtbot):
+    """The words of a local derivative are read when the backward runs (before it frees the
+    saved tensors); a switch of language afterwards still reaches them."""
+    import torch
+
+    from tensorviz.core.autograd.presets import BuiltGraph
+
+    window.show_area("graph")
+    panel = window.panel("graph")
+    qtbot.waitUntil(panel.isVisible)
+    x = torch.tensor([2.0, 3.0], requires_grad=True)
+    panel._show(BuiltGraph((x**2).sum(), "loss", {"x": x}), "x² summed")
+    qtbot.waitUntil(lambda: panel.layout_result is not None, timeout=60_000)
+    panel.run_backward()
+    panel.step_forward()  # SumBackward0
+    panel.step_forward()  # PowBackward0
+    qtbot.waitUntil(lambda: "the power rule" in panel.details.toPlainText())
+    english = "the power rule: bring the exponent {n} down and lower it by one"
+    window.language_menu.choices["zh_CN"].trigger()
+    try:
+        power_rule = translation._(english)
+        assert power_rule != english
+        qtbot.waitUntil(lambda: power_rule.format(n=2) in panel.details.toPlainText())
+        assert "the power rule" not in panel.details.toPlainText()
+    finally:
+        window.language_menu.choices["en"].trigger()
+    qtbot.waitUntil(lambda: english.format(n=2) in panel.details.toPlainText())
