@@ -165,6 +165,7 @@ class MainWindow(Retranslating, QMainWindow):
     def _on_area_changed(self, row: int) -> None:
         self.panel(AREAS[row].key)  # built on first visit
         self.stack.setCurrentIndex(row)
+        self.statusBar().area_changed()
         self.area_actions.actions()[row].setChecked(True)
         self.settings.set_current_area(AREAS[row].key)
 

@@ -1,11 +1,13 @@
 """The window's status bar: what torch reports (version, devices, threads) on the right, a busy
 bar while it loads, and messages on the left that never run under the torch label — a message
 longer than the room is shortened with … and shown whole in the tooltip (at 200 % zoom a
-sentence easily outgrows a 1280-px window)."""
+sentence easily outgrows a 1280-px window). A message is about the moment it was shown: a
+switch of language clears it (it is in the old one), and so does a switch of area that comes
+later than the gesture which showed it ("Nothing to undo here" said of another area)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QElapsedTimer, QEvent, Qt
 from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QWidget
 
 from tensorviz.ui.widgets.retranslating import Retranslating
@@ -13,6 +15,7 @@ from tensorviz.ui.widgets.theme import scaled
 
 BUSY_WIDTH, BUSY_HEIGHT = 120, 14  # px at 100 %
 MESSAGE_MARGIN = 24  # px at 100 %: the size grip and the gaps around the permanent widgets
+SAME_GESTURE_MS = 1000  # a message shown this recently belongs to the switch of area itself
 
 
 class WindowStatusBar(Retranslating, QStatusBar):
@@ -25,6 +28,7 @@ class WindowStatusBar(Retranslating, QStatusBar):
         self.torch_busy.setRange(0, 0)
         self.addPermanentWidget(self.torch_status)
         self.addPermanentWidget(self.torch_busy)
+        self.message_age = QElapsedTimer()
         self.rescale()
         self.retranslate()
 
@@ -69,4 +73,17 @@ class WindowStatusBar(Retranslating, QStatusBar):
         if self.isVisible() and room > 0:
             shown = self.fontMetrics().elidedText(message, Qt.TextElideMode.ElideRight, room)
         self.setToolTip(message if shown != message else "")
+        self.message_age.start()
         super().showMessage(shown, timeout)
+
+    def area_changed(self) -> None:
+        """The window shows another area: a message from before is about the old one."""
+        if self.currentMessage() and self.message_age.elapsed() > SAME_GESTURE_MS:
+            self.clearMessage()
+            self.setToolTip("")
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        if event.type() == QEvent.Type.LanguageChange and self.currentMessage():
+            self.clearMessage()  # its words are the old language's
+            self.setToolTip("")
+        super().changeEvent(event)
