@@ -42,6 +42,22 @@ ARGPARSE_TEXTS = (
 )
 
 
+class HeadingsInTheirLanguage(argparse.HelpFormatter):
+    """argparse ends each heading of --help with an ASCII colon ("options:"); a Chinese heading
+    takes the full-width one ("选项："), as every other Chinese label of the app does."""
+
+    def start_section(self, heading: str | None) -> None:
+        self._headings = [*getattr(self, "_headings", []), heading]
+        super().start_section(heading)
+
+    def format_help(self) -> str:
+        text = super().format_help()
+        for heading in getattr(self, "_headings", []):
+            if heading and any("\u4e00" <= ch <= "\u9fff" for ch in heading):
+                text = text.replace(f"{heading}:\n", f"{heading}：\n")
+        return text
+
+
 class CliInputError(Exception):
     """Bad input to a subcommand: reported as one line on stderr with exit status 2."""
 
@@ -52,6 +68,7 @@ class OneLineErrorParser(argparse.ArgumentParser):
 
     def __init__(self, *args, **kwargs) -> None:
         argparse._ = translation._  # (looked up when argparse formats, so it follows set_language)
+        kwargs.setdefault("formatter_class", HeadingsInTheirLanguage)
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]

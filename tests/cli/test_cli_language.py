@@ -51,6 +51,10 @@ def test_help_speaks_the_language_asked_argparse_headings_included(capsys):
     assert out.startswith("用法：tensorviz ") and "显示这条帮助信息并退出" in out
     assert "子命令（每个都接受 --help 和 --json）：" in out
     with pytest.raises(SystemExit):
+        main(["diff", "--lang", "zh_CN", "--help"])
+    out = capsys.readouterr().out  # argparse's own headings take the full-width colon too
+    assert "\n位置参数：\n" in out and "\n选项：\n" in out and "位置参数:" not in out
+    with pytest.raises(SystemExit):
         main(["--help"])  # LANG=C: English again in the same process
     assert capsys.readouterr().out.startswith("usage: tensorviz ")
 
