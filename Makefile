@@ -6,6 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 ARGS ?=
+PYTEST_ARGS ?= --durations=20  # the slowest tests, at the end of every run: where `make test`'s time goes
 export QT_API := pyside6
 
 .PHONY: run test bench screenshots lint lock clean setup translations
