@@ -32,6 +32,7 @@ from tensorviz.ui.training.appearance_following import FollowsAppearance
 from tensorviz.ui.training.code_view import ModelView, ScriptView
 from tensorviz.ui.training.network_frames import PictureFrame
 from tensorviz.ui.training.network_view import NetworkView
+from tensorviz.ui.training.phase_view import PhaseView
 from tensorviz.ui.training.picture_worker import PictureWorker
 from tensorviz.ui.training.playground_form import PlaygroundForm
 from tensorviz.ui.training.playground_layout import lay_out_playground
@@ -39,7 +40,6 @@ from tensorviz.ui.training.playground_plots import BoundaryView, GradientPlot, L
 from tensorviz.ui.training.playground_worker import PlaygroundWorker
 from tensorviz.ui.training.problem_view import ProblemView
 from tensorviz.ui.training.run_panel import RunPanel
-from tensorviz.ui.training.step_view import PhaseView
 from tensorviz.ui.training.training_worker import TrainingThread
 from tensorviz.ui.training.transport_bar import TransportBar
 
