@@ -43,7 +43,7 @@ from tensorviz.ui.diff.comparison_table_model import (
 )
 from tensorviz.ui.diff.pair_values_view import PairValuesDialog
 from tensorviz.ui.files.placeholders import filled
-from tensorviz.ui.files.restyling import Restyling
+from tensorviz.ui.widgets.appearance_following import FollowsAppearanceLater
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.scrolling import scrolling
 from tensorviz.ui.widgets.shortcut_buttons import retitle_shortcut_button, shortcut_button
@@ -62,7 +62,7 @@ def _fit_sideways(scroll, widget: QWidget) -> None:
     scroll.setFixedHeight(widget.sizeHint().height() + bar_height + 2)
 
 
-class ComparePanel(CompareRunning, Restyling, Retranslating, QWidget):
+class ComparePanel(CompareRunning, FollowsAppearanceLater, Retranslating, QWidget):
     status_message = Signal(str)
     comparison_finished = Signal(object)  # Comparison (maybe cancelled or stopped)
 

@@ -42,10 +42,10 @@ from tensorviz.ui.files.file_tree_model import (
     fit_to_zoom,
 )
 from tensorviz.ui.files.placeholders import filled
-from tensorviz.ui.files.restyling import Restyling
 from tensorviz.ui.files.safety_notice import SafetyNotice
 from tensorviz.ui.files.save_dialog import SaveTensorsDialog
 from tensorviz.ui.files.values_loader import ValuesLoader
+from tensorviz.ui.widgets.appearance_following import FollowsAppearanceLater
 from tensorviz.ui.widgets.error_panel import ErrorPanel
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.shortcut_buttons import retitle_shortcut_button, shortcut_button
@@ -53,7 +53,7 @@ from tensorviz.ui.widgets.theme import scaled
 from tensorviz.ui.workbench.value_view import ValueView
 
 
-class FilesPanel(StatisticsOnDemand, Restyling, Retranslating, QWidget):
+class FilesPanel(StatisticsOnDemand, FollowsAppearanceLater, Retranslating, QWidget):
     status_message = Signal(str)
     file_loaded = Signal(str)  # path; its inspection (or its error) is shown
     statistics_finished = Signal(bool)  # cancelled

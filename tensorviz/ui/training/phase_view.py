@@ -12,8 +12,8 @@ from tensorviz.core.training.trainer import (
     PhaseRecord,
     forgotten_zero_grad_code,
 )
-from tensorviz.ui.training.appearance_following import FollowsAppearance
 from tensorviz.ui.training.step_labels import mono_font, number_text, steady, title_label
+from tensorviz.ui.widgets.appearance_following import FollowsAppearanceLater
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import colour, scaled
 
@@ -44,7 +44,7 @@ def _inner_style(role: str, bold: bool = False) -> str:
     return f"border: none; background: transparent; color: {colour(role).name()}{weight}"
 
 
-class PhaseView(Retranslating, FollowsAppearance, QWidget):
+class PhaseView(Retranslating, FollowsAppearanceLater, QWidget):
     """The five phases of one update; the phase just run is highlighted with its values."""
 
     def __init__(self, parent: QWidget | None = None) -> None:

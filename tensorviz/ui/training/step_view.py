@@ -10,7 +10,6 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QWidget
 
 from tensorviz.core.training.report import ExperimentInfo, gradients_agree
 from tensorviz.core.training.trainer import StepRecord
-from tensorviz.ui.training.appearance_following import FollowsAppearance
 from tensorviz.ui.training.step_labels import (
     NumberCell,
     mono_font,
@@ -19,11 +18,12 @@ from tensorviz.ui.training.step_labels import (
     steady,
     title_label,
 )
+from tensorviz.ui.widgets.appearance_following import FollowsAppearanceLater
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import colour
 
 
-class GradientView(Retranslating, FollowsAppearance, QFrame):
+class GradientView(Retranslating, FollowsAppearanceLater, QFrame):
     """autograd's w.grad, b.grad beside 2/n Σ (w x + b − y) x and 2/n Σ (w x + b − y)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -108,7 +108,7 @@ RESULT_ROWS = (
 )
 
 
-class ResultsView(Retranslating, FollowsAppearance, QFrame):
+class ResultsView(Retranslating, FollowsAppearanceLater, QFrame):
     """Learned w, b beside the true values and the closed-form least-squares answer."""
 
     def __init__(self, parent: QWidget | None = None) -> None:

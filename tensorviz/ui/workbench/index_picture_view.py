@@ -18,9 +18,9 @@ from tensorviz.core.tensors.index_picture import (
     picture_of_entry,
 )
 from tensorviz.core.tensors.workspace import Workspace
+from tensorviz.ui.widgets.appearance_following import on_appearance_changed
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import colour, current_theme, scaled
-from tensorviz.ui.workbench.appearance_link import on_appearance_changed
 from tensorviz.ui.workbench.text_arguments import arg
 
 CELL, SMALL_CELL, TEXT_FROM, GAP, TOP, MARGIN = 30, 14, 22, 56, 24, 6  # px at 100 %
