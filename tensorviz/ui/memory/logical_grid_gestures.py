@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPointF, Qt
 
+from tensorviz.ui.widgets.arrow_keys import ARROW_STEPS
+
 
 class LogicalGridGestures:
     """Mixin of LogicalGridView, listed before QWidget: needs its window (ZoomWindow), rows, cols,
@@ -42,17 +44,11 @@ class LogicalGridGestures:
 
     def keyPressEvent(self, event) -> None:
         """Arrow keys move the lit element, Enter selects the storage cell it reads."""
-        moves = {
-            Qt.Key.Key_Left: (0, -1),
-            Qt.Key.Key_Right: (0, 1),
-            Qt.Key.Key_Up: (-1, 0),
-            Qt.Key.Key_Down: (1, 0),
-        }
         if not self.rows or not self.cols:
             return super().keyPressEvent(event)
         row, col = self.hovered or (0, 0)
-        if event.key() in moves:
-            d_row, d_col = moves[event.key()] if self.hovered else (0, 0)
+        if event.key() in ARROW_STEPS:
+            d_row, d_col = ARROW_STEPS[event.key()] if self.hovered else (0, 0)
             row = min(max(row + d_row, 0), self.rows - 1)
             col = min(max(col + d_col, 0), self.cols - 1)
             self.element_hovered.emit(row, col)
