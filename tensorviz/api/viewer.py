@@ -3,7 +3,9 @@ when a window is needed).
 
 One window at a time: a call while it is open adds to it; a call after it was closed opens a new
 window on the same workspace, so what the first call showed (and what the user did with it) is
-still there. In a plain script the call blocks until the window closes (Ctrl+C closes it too);
+still there. A closed window is deleted (by Qt, in the GUI thread) and forgotten here: left to
+the garbage collector, a window that is still alive would be destroyed in whatever thread runs
+the collection. In a plain script the call blocks until the window closes (Ctrl+C closes it too);
 in IPython or Jupyter with a Qt event loop (`%gui qt`, switched on here if it is not) it
 returns at once and the window stays live, as napari's viewer does.
 """
@@ -16,7 +18,8 @@ import sys
 import threading
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QEventLoop, Qt, QTimer
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, Qt, QTimer
 
 from tensorviz.core.tensors.workspace import Workspace
 from tensorviz.core.translation import _
@@ -75,8 +78,8 @@ def present(workspace: Workspace, focus: Focus, block: bool) -> MainWindow:
     window = current_window()
     if window is None:
         window = MainWindow(AppSettings(), workspace=workspace)
-        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        window.closed.connect(lambda: _window.clear())
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # deleteLater() once closed
+        window.closed.connect(_window.clear)  # our only reference to it
         _window[:] = [window]
         if os.environ.get(QUIT_AFTER_READY):
             window.ready.connect(window.close, Qt.ConnectionType.QueuedConnection)
@@ -147,6 +150,7 @@ def wait_until_closed(window: MainWindow) -> None:
     interrupted = []
     if threading.current_thread() is not threading.main_thread():
         loop.exec()
+        _delete_closed(window)
         return
 
     def on_ctrl_c(*_args) -> None:
@@ -162,8 +166,17 @@ def wait_until_closed(window: MainWindow) -> None:
     finally:
         wake.stop()
         signal.signal(signal.SIGINT, previous)
+    _delete_closed(window)
     if interrupted:
         raise KeyboardInterrupt
+
+
+def _delete_closed(window: MainWindow) -> None:
+    """The closed window's deleteLater() carried out now, unless the loop that closed it already
+    did: the caller's script runs no event loop that would, so the window would live on, alive,
+    until some garbage collection."""
+    if shiboken6.isValid(window):
+        QCoreApplication.sendPostedEvents(window, QEvent.Type.DeferredDelete)
 
 
 def notebook_has_qt_loop() -> bool:

@@ -167,7 +167,7 @@ def leaf_names_of(namespace: dict):
 
 def _write_dot(graph, path: Path) -> None:
     from tensorviz.core.atomic_files import write_text_atomically
-    from tensorviz.core.autograd.graph import to_dot
+    from tensorviz.core.autograd.dot_text import to_dot
 
     write_text_atomically(path, to_dot(graph))
 

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 import torch
 
 from tensorviz.core.autograd.grad_summary import KEPT_VALUES, GradSummary  # noqa: F401
-from tensorviz.core.autograd.graph import AutogradGraph, saved_values
+from tensorviz.core.autograd.graph import AutogradGraph
 from tensorviz.core.autograd.local_derivatives import NodeDerivatives, graph_derivatives
+from tensorviz.core.autograd.saved_values import saved_values
 from tensorviz.core.translation import _
 
 DESCRIBED_NODES = 400  # graphs up to this many backward nodes get their derivatives read first

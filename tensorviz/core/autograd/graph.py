@@ -16,43 +16,19 @@ and show as such, never raising.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import networkx as nx
 import torch
 
+from tensorviz.core.autograd.saved_values import SAVED_PREFIX, SavedValue, saved_values, storage_key
 from tensorviz.core.forward.module_tags import FORWARD_KEY, MODULE_KEY
 from tensorviz.core.gc_pause import gc_paused
 from tensorviz.core.tensors.identity import dtype_name
 from tensorviz.core.translation import _
 
 REWRITE_NODES = ("CopySlices", "AsStridedBackward0", "AsStridedBackward1")
-_SAVED_PREFIX = "_saved_"
-
-
-@dataclass(frozen=True)
-class SavedValue:
-    """One `_saved_*` attribute of a backward node."""
-
-    attribute: str  # "self", "other", "result", "exponent", ...
-    kind: str  # "tensor" | "value" | "freed" | "none"
-    shape: tuple[int, ...] | None = None
-    dtype: str = ""
-    storage_key: tuple | None = None  # (storage address, offset, shape, stride): identity
-    text: str = ""  # the value of a non-tensor, or why it cannot be read
-
-    def describe(self) -> str:
-        if self.kind == "tensor":
-            return _("{attribute}: tensor {shape} {dtype}").format(
-                attribute=self.attribute, shape=list(self.shape), dtype=self.dtype
-            )
-        if self.kind == "freed":
-            return _("{attribute}: freed by backward (retain_graph=False)").format(
-                attribute=self.attribute
-            )
-        return f"{self.attribute}: {self.text}"
 
 
 @dataclass
@@ -114,13 +90,13 @@ class AutogradGraph:
                 if saved.kind not in ("tensor", "freed"):
                     values[saved.attribute] = saved.text
                     continue
-                saved_id = f"{node_id}:{_SAVED_PREFIX}{saved.attribute}"
+                saved_id = f"{node_id}:{SAVED_PREFIX}{saved.attribute}"
                 freed = saved.kind == "freed"
                 saved_nodes.append(
                     {
                         "id": saved_id,
                         "kind": "saved",
-                        "name": _SAVED_PREFIX + saved.attribute,
+                        "name": SAVED_PREFIX + saved.attribute,
                         "shape": None if freed else list(saved.shape),
                         "dtype": saved.dtype,
                         "freed": freed,
@@ -138,48 +114,6 @@ class AutogradGraph:
             for nr in sorted(set(d["output_nrs"]))
         ]
         return {"nodes": nodes + saved_nodes, "edges": edges + saved_edges}
-
-
-def storage_key(tensor: torch.Tensor) -> tuple:
-    """What a tensor reads: storage address, offset, shape, stride (Python ids are not stable)."""
-    try:
-        address = tensor.untyped_storage().data_ptr()
-    except (RuntimeError, NotImplementedError):
-        address = -1
-    return (address, tensor.storage_offset(), tuple(tensor.shape), tuple(tensor.stride()))
-
-
-def _read_saved_value(fn, attribute: str) -> SavedValue:
-    short = attribute.removeprefix(_SAVED_PREFIX)
-    try:
-        value = getattr(fn, attribute)
-    except RuntimeError as error:
-        if "freed" in str(error) or "second time" in str(error):
-            return SavedValue(short, "freed")
-        return SavedValue(short, "value", text=f"unreadable ({str(error).splitlines()[0]})")
-    except Exception as error:  # noqa: BLE001 — a strange attribute must not break the walk
-        return SavedValue(short, "value", text=f"unreadable ({type(error).__name__})")
-    if isinstance(value, torch.Tensor):
-        return SavedValue(
-            short, "tensor", tuple(value.shape), dtype_name(value.dtype), storage_key(value)
-        )
-    if value is None:
-        return SavedValue(short, "none", text="None")
-    if isinstance(value, (tuple, list)) and value and isinstance(value[0], torch.Tensor):
-        shapes = ", ".join(str(list(t.shape)) for t in value)
-        return SavedValue(short, "value", text=f"{len(value)} tensors {shapes}")
-    text = repr(value)
-    return SavedValue(short, "value", text=text if len(text) <= 60 else text[:57] + "...")
-
-
-@functools.cache
-def _saved_attributes(node_type: type) -> tuple[str, ...]:
-    """`_saved_*` attribute names of one backward class (the same for all its instances)."""
-    return tuple(sorted(a for a in dir(node_type) if a.startswith(_SAVED_PREFIX)))
-
-
-def saved_values(fn) -> tuple[SavedValue, ...]:
-    return tuple(_read_saved_value(fn, a) for a in _saved_attributes(type(fn)))
 
 
 class LeafNames:
@@ -387,31 +321,3 @@ def why_no_grad_fn(tensor: torch.Tensor, made_by: str = "") -> str:
         "It is a leaf with requires_grad=False (and nothing it came from required grad), so "
         "autograd did not record how it was made — or it was detached or made under no_grad."
     )
-
-
-def _dot_quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-DOT_FILL = {"tensor": "#3d5a80", "backward": "#e3edf7", "accumulate_grad": "#cdebd6"}
-
-
-def to_dot(graph: nx.DiGraph) -> str:
-    """Graphviz DOT text of the graph (for people who want it; we never run graphviz)."""
-    lines = ["digraph autograd {", "  node [shape=box, style=filled, fontname=Helvetica];"]
-    for node_id, data in graph.nodes(data=True):
-        shape = data.get("shape")
-        label = data["label"] + (f"\\n{list(shape)}" if shape is not None else "")
-        fill = "#f9d9b8" if data.get("rewrite") else DOT_FILL[data["kind"]]
-        font = "white" if data["kind"] == "tensor" else "black"
-        lines.append(
-            f"  {_dot_quote(node_id)} [label={_dot_quote(label)}, fillcolor={_dot_quote(fill)}, "
-            f"fontcolor={font}];"
-        )
-    for source, target, data in graph.edges(data=True):
-        outputs = ",".join(str(nr) for nr in sorted(set(data["output_nrs"])))
-        lines.append(
-            f"  {_dot_quote(source)} -> {_dot_quote(target)} [label={_dot_quote(outputs)}];"
-        )
-    lines.append("}")
-    return "\n".join(lines) + "\n"

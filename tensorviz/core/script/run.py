@@ -29,24 +29,22 @@ knows nothing of them.
 
 from __future__ import annotations
 
-import builtins
 import ctypes
 import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
+from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field
 
 import numpy as np
 import torch
-from torch.overrides import TorchFunctionMode
 
 from tensorviz.core.explain.errors import ExplainedError
 from tensorviz.core.forward.module_tags import tagging_modules
 from tensorviz.core.script.capture import ScriptCapture, capture_namespace
 from tensorviz.core.script.failing_operation import explain_script_error
-from tensorviz.core.script.failure_titles import ScriptInputError, python_failure
+from tensorviz.core.script.failure_titles import python_failure
 from tensorviz.core.script.function_locals import (
     FunctionLocals,
     compile_with_locals_hook,
@@ -56,6 +54,7 @@ from tensorviz.core.script.function_locals import (
 )
 from tensorviz.core.script.interpreter import missing_module_explained
 from tensorviz.core.script.model_calls import ModelCall, model_calls
+from tensorviz.core.script.namespace import build_namespace
 from tensorviz.core.script.output import ScriptOutput, captured_output
 from tensorviz.core.script.settings import recursion_limit_kept, torch_settings_kept
 from tensorviz.core.script.source import (
@@ -65,6 +64,12 @@ from tensorviz.core.script.source import (
     current_script_line,
     trim_traceback,
 )
+from tensorviz.core.script.stopping import (
+    ScriptStopped,
+    StopBetweenTorchCalls,
+    sleep_wakes_on,
+    torch_call_name,
+)
 from tensorviz.core.tensors.workspace_snapshot import WorkspaceSnapshot
 from tensorviz.core.translation import _
 
@@ -73,10 +78,6 @@ from tensorviz.core.translation import _
 # With the TorchFunctionMode on, torch calls see the flag at once, so it waits a moment first.
 RESEND_STOP_S = 0.5
 MODE_STOP_DELAY_S = 0.15
-
-
-class ScriptStopped(BaseException):  # noqa: N818 — not an error: the user asked for it
-    """Raised in the script's thread when the user presses Stop."""
 
 
 @dataclass(frozen=True)
@@ -103,95 +104,6 @@ class ScriptResult:
     changed: list[str] = field(default_factory=list)  # workspace names written in place
     restored: list[str] = field(default_factory=list)  # names a failed run wrote, put back
     model_calls: list[ModelCall] = field(default_factory=list)  # model(x) calls it made
-
-
-def _no_input(*_args, **_kwargs):
-    raise ScriptInputError(
-        _(
-            "input() cannot read anything here: a script in tensorviz has no keyboard input "
-            "(stdin). Put the value in the code instead, e.g. n = 10."
-        )
-    )
-
-
-def _exit(code=None):
-    raise SystemExit(code)
-
-
-def script_builtins() -> dict:
-    table = dict(builtins.__dict__)
-    table.update(input=_no_input, exit=_exit, quit=_exit)
-    return table
-
-
-def build_namespace(tensors: dict[str, torch.Tensor], previous: dict | None = None) -> dict:
-    namespace = {
-        name: value
-        for name, value in (previous or {}).items()
-        if not name.startswith("__") and not isinstance(value, torch.Tensor)
-    }
-    namespace.update(
-        __name__="__main__",
-        __builtins__=script_builtins(),
-        torch=torch,
-        nn=torch.nn,
-        F=torch.nn.functional,
-        np=np,
-    )
-    namespace.update(tensors)
-    return namespace
-
-
-class _StopBetweenTorchCalls(TorchFunctionMode):
-    def __init__(self, run: ScriptRun) -> None:
-        super().__init__()
-        self.run = run
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        if self.run.stop_requested:
-            raise ScriptStopped()
-        self.run.torch_call = func
-        try:
-            return func(*args, **(kwargs or {}))
-        finally:
-            self.run.torch_call = None
-
-
-_ORIGINAL_SLEEP = time.sleep
-_SLEEPERS: dict[int, threading.Event] = {}
-_SLEEP_LOCK = threading.Lock()
-
-
-def _stoppable_sleep(seconds: float) -> None:
-    stop = _SLEEPERS.get(threading.get_ident())
-    if stop is None:
-        return _ORIGINAL_SLEEP(seconds)
-    if stop.wait(seconds):
-        raise ScriptStopped()
-
-
-@contextmanager
-def _sleep_wakes_on(stop: threading.Event):
-    ident = threading.get_ident()
-    with _SLEEP_LOCK:
-        if not _SLEEPERS:
-            time.sleep = _stoppable_sleep
-        _SLEEPERS[ident] = stop
-    try:
-        yield
-    finally:
-        with _SLEEP_LOCK:
-            _SLEEPERS.pop(ident, None)
-            if not _SLEEPERS:
-                time.sleep = _ORIGINAL_SLEEP
-
-
-def torch_call_name(func) -> str:
-    name = getattr(func, "__name__", None) or repr(func)
-    qualname = getattr(func, "__qualname__", "") or ""
-    if "Tensor" in qualname or "tensor" in qualname.split(".")[0].lower():
-        return f"Tensor.{name}"
-    return f"torch.{name}"
 
 
 class ScriptRun:
@@ -276,7 +188,7 @@ class ScriptRun:
         namespace.update(hook_namespace(self.function_locals))
         with (
             captured_output(self.output),
-            _sleep_wakes_on(self._stop),
+            sleep_wakes_on(self._stop),
             torch_settings_kept(self.output),
             recursion_limit_kept(self.output),
         ):
@@ -305,7 +217,7 @@ class ScriptRun:
         return result
 
     def _execute(self, code, namespace: dict) -> ScriptResult:
-        mode = _StopBetweenTorchCalls(self) if self.stop_between_torch_calls else nullcontext()
+        mode = StopBetweenTorchCalls(self) if self.stop_between_torch_calls else nullcontext()
         self._root_calls: dict = {}
         try:
             try:

@@ -40,7 +40,7 @@ from tensorviz.core.tensors.memory_budget import (
     new_bytes_on_meta,
     spare_bytes,
 )
-from tensorviz.core.tensors.operation_specs import OpSpec
+from tensorviz.core.tensors.op_spec import OpSpec
 from tensorviz.core.tensors.workspace import Workspace
 from tensorviz.core.translation import _
 

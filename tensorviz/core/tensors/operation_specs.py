@@ -1,20 +1,16 @@
 """The operations a learner can apply in the Workbench, each a thin call into torch.
 
-A spec names its parameters (validated by op_params before torch runs) and a code template that
-shows the equivalent PyTorch line. Nothing here decides view vs copy: that verdict comes from
-comparing storages after torch has run (tensor_identity.view_verdict).
+A spec (op_spec.OpSpec) names its parameters (validated by op_params before torch runs) and a
+code template that shows the equivalent PyTorch line. Nothing here decides view vs copy: that
+verdict comes from comparing storages after torch has run (tensor_identity.view_verdict).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
 import torch
 
-from tensorviz.core.tensors.form_words import in_language
 from tensorviz.core.tensors.op_params import ParamSpec
-from tensorviz.core.tensors.operation_docs import OPERATION_DOCS
+from tensorviz.core.tensors.op_spec import OpSpec
 from tensorviz.core.translation import N_
 
 P = ParamSpec
@@ -24,32 +20,6 @@ KEEPDIM = P("keepdim", "bool", "False")
 OTHER = P("other", "tensor_or_number", "2", N_("a workspace tensor name or a number"))
 SHAPE = P("shape", "ints", "", N_("e.g. 6, 4 or -1, 4 (one -1 is inferred)"))
 INDEX_TENSOR = P("index", "index_tensor", "", N_("an int64 workspace tensor of positions"))
-
-
-@dataclass(frozen=True)
-class OpSpec:
-    name: str
-    category: str
-    params: tuple[ParamSpec, ...]
-    run: Callable[..., object]  # run(x, **params) -> tensor | tuple of tensors
-    # e.g. "{x}.view({shape})" with {x} the input's name, or a callable(**shown) -> str
-    template: str | Callable[..., str]
-    inplace: bool = False
-    takes_input: bool = True  # False for cat/stack, whose tensors come from a parameter
-    # For writes whose index bounds torch checks only while writing: the same indexing as a
-    # read, index_probe(stand_in, **params), which raises torch's bounds error and writes nothing
-    index_probe: Callable[..., object] | None = None
-
-    @property
-    def doc(self) -> str:
-        """Its one-line explanation in the language in force (operation_docs holds every text in
-        one place)."""
-        return in_language(self.doc_id)
-
-    @property
-    def doc_id(self) -> str:
-        """The explanation as marked: English, the catalogue's id (translate with in_language)."""
-        return OPERATION_DOCS.get(self.name, "")
 
 
 def _reduce(fn: str):
@@ -401,13 +371,6 @@ OPERATIONS: tuple[OpSpec, ...] = (
 )
 
 OPERATIONS_BY_NAME = {op.name: op for op in OPERATIONS}
-
-
-def code_line(op: OpSpec, input_name: str | None, shown: dict[str, str]) -> str:
-    """The PyTorch line equivalent to running `op` with these (formatted) parameters."""
-    if callable(op.template):
-        return op.template(x=input_name, **shown)
-    return op.template.format(x=input_name, **shown)
 
 
 CATEGORIES = tuple(dict.fromkeys(op.category for op in OPERATIONS))

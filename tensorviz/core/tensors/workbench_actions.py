@@ -51,7 +51,8 @@ from tensorviz.core.tensors.op_params import (
     parse_param,
     tensor_names,
 )
-from tensorviz.core.tensors.operation_specs import OPERATIONS_BY_NAME, OpSpec, code_line
+from tensorviz.core.tensors.op_spec import OpSpec, code_line
+from tensorviz.core.tensors.operation_specs import OPERATIONS_BY_NAME
 from tensorviz.core.tensors.type_promotion import promotion_note
 from tensorviz.core.tensors.workspace import Provenance, Workspace, WorkspaceEntry, WorkspaceError
 from tensorviz.core.translation import _

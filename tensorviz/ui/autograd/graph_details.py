@@ -10,8 +10,9 @@ from html import escape
 from PySide6.QtCore import QCoreApplication
 
 from tensorviz.core.autograd.backward_steps import BackwardVisit, GradSummary, why_grad_is_none
-from tensorviz.core.autograd.graph import AutogradGraph, saved_values
+from tensorviz.core.autograd.graph import AutogradGraph
 from tensorviz.core.autograd.local_derivatives import NodeDerivatives, node_derivatives
+from tensorviz.core.autograd.saved_values import saved_values
 from tensorviz.core.graph_layout.layered_layout import node_detail
 from tensorviz.core.translation import shown
 from tensorviz.ui.autograd.details_pane import heading

@@ -12,7 +12,7 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFileDialog, QGraphicsScene, QWidget
 
 from tensorviz.core.atomic_files import write_atomically
-from tensorviz.core.autograd.graph import to_dot
+from tensorviz.core.autograd.dot_text import to_dot
 from tensorviz.ui.autograd.graph_overview import DETAIL_ZOOM
 from tensorviz.ui.widgets.theme import colour
 

@@ -1,7 +1,7 @@
 """Relative change ‖Δ‖/‖A‖ per layer as horizontal bars, in the model's order from top to
 bottom, so a person sees at a glance where the model moved. Clicking a bar names its layer.
 Colours are the theme's and the labels follow the zoom: both are redone after a change of theme
-or zoom (Restyling)."""
+or zoom (FollowsAppearanceLater)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication
 
 from tensorviz.core.diff.summaries import LayerChange, common_prefix, percent
 from tensorviz.ui.files.placeholders import filled
-from tensorviz.ui.files.restyling import Restyling
+from tensorviz.ui.widgets.appearance_following import FollowsAppearanceLater
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import colour, current_theme, scaled
 
@@ -26,7 +26,7 @@ def _label(name: str) -> str:
     return name if len(name) <= MAX_LABEL else "…" + name[-(MAX_LABEL - 1) :]
 
 
-class ChangeChart(Restyling, Retranslating, pg.PlotWidget):
+class ChangeChart(FollowsAppearanceLater, Retranslating, pg.PlotWidget):
     layer_clicked = Signal(str)
     _title: str | None = None  # the axis title in full (shown cut to the width); a class
     # attribute because PlotWidget resizes itself while it is being built

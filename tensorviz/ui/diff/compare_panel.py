@@ -34,6 +34,7 @@ from tensorviz.core.translation import current_language
 from tensorviz.ui.diff.change_chart import ChangeChart
 from tensorviz.ui.diff.compare_dialog import CompareDialog
 from tensorviz.ui.diff.compare_jobs import CompareJob, CompareRelay, CompareRequest, SideRequest
+from tensorviz.ui.diff.compare_running import CompareRunning
 from tensorviz.ui.diff.comparison_filters import ComparisonFilters
 from tensorviz.ui.diff.comparison_table_model import (
     COLUMN_WIDTHS,
@@ -42,7 +43,7 @@ from tensorviz.ui.diff.comparison_table_model import (
 )
 from tensorviz.ui.diff.pair_values_view import PairValuesDialog
 from tensorviz.ui.files.placeholders import filled
-from tensorviz.ui.files.restyling import Restyling
+from tensorviz.ui.widgets.appearance_following import FollowsAppearanceLater
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.scrolling import scrolling
 from tensorviz.ui.widgets.shortcut_buttons import retitle_shortcut_button, shortcut_button
@@ -61,7 +62,7 @@ def _fit_sideways(scroll, widget: QWidget) -> None:
     scroll.setFixedHeight(widget.sizeHint().height() + bar_height + 2)
 
 
-class ComparePanel(Restyling, Retranslating, QWidget):
+class ComparePanel(CompareRunning, FollowsAppearanceLater, Retranslating, QWidget):
     status_message = Signal(str)
     comparison_finished = Signal(object)  # Comparison (maybe cancelled or stopped)
 
@@ -211,28 +212,6 @@ class ComparePanel(Restyling, Retranslating, QWidget):
         sides = [SideRequest(p, self.inspection_of(p)) for p in (path_a, path_b)]
         self.compare(CompareRequest(*sides))
 
-    def compare(self, request: CompareRequest) -> None:
-        self._stop()
-        self.request = request
-        self._generation += 1
-        self._job = CompareJob(request, self._generation, self._relay)
-        self.progress.setRange(0, 0)
-        self.progress_label.setText(self.tr("Opening…"))
-        self._error = None
-        self._show_texts()
-        self._pool.start(self._job)
-        self._update_actions()
-
-    def compare_again(self) -> None:
-        """The same two sides; whole files are read afresh from disk (one may have been
-        re-saved), entries from the Files area's open file (a change on disk is reported)."""
-        request = self.request
-        if request is None:
-            return
-        if request.a.node is None and request.b.node is None:
-            request = CompareRequest(SideRequest(request.a.path), SideRequest(request.b.path))
-        self.compare(request)
-
     def _reword_comparison(self) -> None:
         """A pair's notes are core's words made while comparing: compare again in the new
         language (the table keeps the words before until the new result is in)."""
@@ -289,34 +268,7 @@ class ComparePanel(Restyling, Retranslating, QWidget):
             "Nothing in the files runs: they are read by the Files area's safe reader."
         )
 
-    # --- the worker's reports -----------------------------------------------------------------
-
-    def _on_progressed(self, generation: int, done: int, total: int, what: str) -> None:
-        if generation != self._generation:
-            return
-        self.progress.setRange(0, total)
-        self.progress.setValue(done)
-        self.progress_label.setText(filled(self.tr("%1 of %2: %3"), done, total, what) if total
-                                    else what)  # fmt: skip
-
-    def _on_compared(self, generation: int, comparison: Comparison) -> None:
-        if generation != self._generation:
-            return
-        self._job = None
-        self.show_comparison(comparison)
-        self.status_message.emit(overall_line(comparison))
-        self._update_actions()
-        self.comparison_finished.emit(comparison)
-
-    def _on_failed(self, generation: int, message: str) -> None:
-        if generation != self._generation:
-            return
-        self._job = None
-        self.progress_label.setText("")
-        self._error = message
-        self._show_texts()
-        self.status_message.emit(message)
-        self._update_actions()
+    # --- showing ------------------------------------------------------------------------------
 
     def show_comparison(self, comparison: Comparison) -> None:
         self.comparison, self._shown_request = comparison, self.request
@@ -374,22 +326,7 @@ class ComparePanel(Restyling, Retranslating, QWidget):
         self.pair_dialog.show()
         return self.pair_dialog
 
-    # --- stopping -----------------------------------------------------------------------------
-
-    def cancel(self) -> None:
-        """Stop the comparison: what was compared so far is shown, marked as cancelled."""
-        if self._job is not None:
-            self._job.cancelled.set()
-            self.progress_label.setText(self.tr("Cancelling…"))
-
-    def _stop(self) -> None:
-        if self._job is not None:
-            self._job.cancelled.set()
-            self._generation += 1  # its report is dropped
-            self._job = None
-
-    def is_busy(self) -> bool:
-        return self._job is not None or self._pool.activeThreadCount() > 0
+    # --- buttons ------------------------------------------------------------------------------
 
     def _update_actions(self) -> None:
         busy = self._job is not None
@@ -397,11 +334,3 @@ class ComparePanel(Restyling, Retranslating, QWidget):
         self.cancel_button.setEnabled(busy)
         self.swap_button.setEnabled(self.request is not None)
         self.again_button.setEnabled(self.request is not None and not busy)
-
-    def shutdown(self) -> None:
-        """Stop the worker and join it; safe to call more than once."""
-        self._stop()
-        self._pool.clear()
-        self._pool.waitForDone()
-        if self.pair_dialog is not None:
-            self.pair_dialog.shutdown()

@@ -30,7 +30,7 @@ from tensorviz.core.diff.report import change_text, pair_name, status_text
 from tensorviz.core.tensors.summary import default_table_dims, slice_2d
 from tensorviz.ui.diff.compare_jobs import CompareRelay, PairReadJob
 from tensorviz.ui.files.placeholders import filled
-from tensorviz.ui.files.restyling import Restyling
+from tensorviz.ui.widgets.appearance_following import FollowsAppearanceLater
 from tensorviz.ui.widgets.layout_clearing import clear_layout
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import colour, current_theme, scaled
@@ -47,7 +47,7 @@ def slice_difference(a: torch.Tensor, b: torch.Tensor, dims, fixed) -> torch.Ten
     return slice_2d(a, *dims, fixed).to(wide) - slice_2d(b, *dims, fixed).to(wide)
 
 
-class PairValuesDialog(Restyling, Retranslating, QDialog):
+class PairValuesDialog(FollowsAppearanceLater, Retranslating, QDialog):
     def __init__(self, pair: TensorPair, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.pair = pair

@@ -34,6 +34,7 @@ from tensorviz.ui.files.file_details import FileDetails
 from tensorviz.ui.files.file_jobs import FileJobRelay, OpenFileJob, StatisticsJob
 from tensorviz.ui.files.file_list import FileList
 from tensorviz.ui.files.file_notes import FileNotes
+from tensorviz.ui.files.file_statistics import StatisticsOnDemand
 from tensorviz.ui.files.file_tree_model import (
     FileTreeModel,
     expand_and_fit,
@@ -41,10 +42,10 @@ from tensorviz.ui.files.file_tree_model import (
     fit_to_zoom,
 )
 from tensorviz.ui.files.placeholders import filled
-from tensorviz.ui.files.restyling import Restyling
 from tensorviz.ui.files.safety_notice import SafetyNotice
 from tensorviz.ui.files.save_dialog import SaveTensorsDialog
 from tensorviz.ui.files.values_loader import ValuesLoader
+from tensorviz.ui.widgets.appearance_following import FollowsAppearanceLater
 from tensorviz.ui.widgets.error_panel import ErrorPanel
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.shortcut_buttons import retitle_shortcut_button, shortcut_button
@@ -52,7 +53,7 @@ from tensorviz.ui.widgets.theme import scaled
 from tensorviz.ui.workbench.value_view import ValueView
 
 
-class FilesPanel(Restyling, Retranslating, QWidget):
+class FilesPanel(StatisticsOnDemand, FollowsAppearanceLater, Retranslating, QWidget):
     status_message = Signal(str)
     file_loaded = Signal(str)  # path; its inspection (or its error) is shown
     statistics_finished = Signal(bool)  # cancelled
@@ -354,20 +355,6 @@ class FilesPanel(Restyling, Retranslating, QWidget):
         self.save_dialog.open()
         return self.save_dialog
 
-    def compute_statistics(self) -> None:
-        inspection = self.model.inspection
-        if inspection is None or self._statistics_job is not None:
-            return
-        if changed := inspection.changed_on_disk():
-            self.status_message.emit(changed)
-            return
-        self._statistics_generation += 1
-        self._statistics_job = StatisticsJob(inspection, self._statistics_generation, self._relay)
-        self.progress.setRange(0, len(inspection.entries))
-        self.progress.setValue(0)
-        self._pool.start(self._statistics_job)
-        self._update_actions()
-
     def cancel(self) -> None:
         """Stop what is running: files still opening are dropped, statistics stop."""
         if self._pending:
@@ -382,35 +369,6 @@ class FilesPanel(Restyling, Retranslating, QWidget):
         self._rewording.clear()  # their results are then dropped (neither pending nor rewording)
         self._stop_statistics()
         self._update_actions()
-
-    def _stop_statistics(self) -> None:
-        if self._statistics_job is not None:
-            self._statistics_job.cancelled.set()
-            self._statistics_generation += 1  # its remaining reports are dropped
-            self._statistics_job = None
-            self.statistics_finished.emit(True)
-
-    def _on_statistics_progressed(self, generation: int, done: int, total: int) -> None:
-        if generation == self._statistics_generation:
-            self.progress.setRange(0, total)
-            self.progress.setValue(done)
-
-    def _on_statistic_computed(self, generation: int, access: tuple, text: str) -> None:
-        if generation == self._statistics_generation:
-            self.model.set_statistics(access, text)
-
-    def _on_statistics_finished(self, generation: int, cancelled: bool) -> None:
-        if generation != self._statistics_generation:
-            return
-        self._statistics_job = None
-        self._show_details()
-        self._update_actions()
-        self.statistics_finished.emit(cancelled)
-
-    def _on_statistics_failed(self, generation: int, message: str) -> None:
-        if generation == self._statistics_generation:
-            self.status_message.emit(message)
-            self._on_statistics_finished(generation, True)
 
     def is_busy(self) -> bool:
         return bool(self._pending or self._rewording) or self._pool.activeThreadCount() > 0

@@ -4,8 +4,9 @@ Paints only the visible cells; when cells shrink below a few pixels the slice is
 image sampled per pixel (level of detail), so a million elements cost what the screen costs. The
 storage indices are core's StorageSlice (an affine map, never an array of the slice's size), the
 values a view of the tensor read only where drawn, and the axes label only every n-th index.
-Wheel zooms about the cursor, dragging pans, double-click fits the whole slice again. Colours
-come from the theme and sizes from View → Zoom, both read when painting."""
+Wheel zooms about the cursor, dragging pans, double-click fits the whole slice again
+(logical_grid_gestures.py). Colours come from the theme and sizes from View → Zoom, both read
+when painting."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from tensorviz.core.memory.storage_reads import StorageSlice
 from tensorviz.ui.memory.axis_labels import compact, label_step, labelled
+from tensorviz.ui.memory.logical_grid_gestures import LogicalGridGestures
 from tensorviz.ui.memory.palette import (
     ZoomWindow,
     grid_line_colour,
@@ -39,7 +41,7 @@ MARGIN = 8
 READERS_DRAWN = 4_000  # outlines drawn at most (more would cover the visible cells anyway)
 
 
-class LogicalGridView(QWidget):
+class LogicalGridView(LogicalGridGestures, QWidget):
     element_hovered = Signal(int, int)  # row, column in the slice; (-1, -1) when leaving
     element_clicked = Signal(int, int)
 
@@ -342,79 +344,6 @@ class LogicalGridView(QWidget):
                 Qt.AlignmentFlag.AlignRight,
                 compact(r) if short else str(r),
             )
-
-    # --- gestures --------------------------------------------------------------------------------
-
-    def mouseMoveEvent(self, event) -> None:
-        if self._press is not None and event.buttons() & Qt.MouseButton.LeftButton:
-            delta = event.position() - self._press
-            if self._dragging or abs(delta.x()) + abs(delta.y()) > 4:
-                self._dragging = True
-                self._press = event.position()
-                width, height = self.cell_extent()
-                self.window.pan(-delta.x() / (width * self.cols), -delta.y() / (height * self.rows))
-                self._image_cache = None
-                self.update()
-                return
-        cell = self.cell_at(event.position())
-        if cell != self.hovered:
-            self.element_hovered.emit(*(cell or (-1, -1)))
-
-    def leaveEvent(self, event) -> None:
-        self.element_hovered.emit(-1, -1)
-
-    def mousePressEvent(self, event) -> None:
-        if event.button() == Qt.MouseButton.LeftButton:
-            self._press, self._dragging = event.position(), False
-
-    def mouseReleaseEvent(self, event) -> None:
-        clicked = self._press is not None and not self._dragging
-        self._press, self._dragging = None, False
-        cell = self.cell_at(event.position())
-        if clicked and cell is not None and event.button() == Qt.MouseButton.LeftButton:
-            self.element_clicked.emit(*cell)
-
-    def keyPressEvent(self, event) -> None:
-        """Arrow keys move the lit element, Enter selects the storage cell it reads."""
-        moves = {
-            Qt.Key.Key_Left: (0, -1),
-            Qt.Key.Key_Right: (0, 1),
-            Qt.Key.Key_Up: (-1, 0),
-            Qt.Key.Key_Down: (1, 0),
-        }
-        if not self.rows or not self.cols:
-            return super().keyPressEvent(event)
-        row, col = self.hovered or (0, 0)
-        if event.key() in moves:
-            d_row, d_col = moves[event.key()] if self.hovered else (0, 0)
-            row = min(max(row + d_row, 0), self.rows - 1)
-            col = min(max(col + d_col, 0), self.cols - 1)
-            self.element_hovered.emit(row, col)
-        elif event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
-            self.element_clicked.emit(row, col)
-        else:
-            super().keyPressEvent(event)
-
-    def wheelEvent(self, event) -> None:
-        """Zoom, keeping the cell under the pointer under the pointer."""
-        if not self.rows or not self.cols:
-            return
-        point = event.position()
-        before = self._cell_coordinates(point)
-        self.window.zoom(1.25 if event.angleDelta().y() > 0 else 0.8, 0.5, 0.5)
-        after = self._cell_coordinates(point)
-        self.window.pan((before[1] - after[1]) / self.cols, (before[0] - after[0]) / self.rows)
-        self._image_cache = None
-        self.update()
-
-    def _cell_coordinates(self, point: QPointF) -> tuple[float, float]:
-        (width, height), (r0, c0), area = self.cell_extent(), self._first(), self._area()
-        return r0 + (point.y() - area.top()) / height, c0 + (point.x() - area.left()) / width
-
-    def mouseDoubleClickEvent(self, event) -> None:
-        self.window.reset()
-        self._image_cache = None
-        self.update()
 
 
 def _short(value) -> str:

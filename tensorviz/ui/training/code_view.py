@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorviz.ui.training.step_view import mono_font
+from tensorviz.ui.training.step_labels import mono_font
 from tensorviz.ui.widgets.retranslating import Retranslating
 
 

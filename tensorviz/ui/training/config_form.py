@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from tensorviz.core.training.data import TrainingConfig
-from tensorviz.ui.training.appearance_following import FollowsAppearance
+from tensorviz.ui.widgets.appearance_following import FollowsAppearanceLater
 from tensorviz.ui.widgets.retranslating import Retranslating
 
 OPTIMIZERS = (
@@ -74,7 +74,7 @@ def your_data(path: str) -> str:
     )
 
 
-class TrainingConfigForm(Retranslating, FollowsAppearance, QWidget):
+class TrainingConfigForm(Retranslating, FollowsAppearanceLater, QWidget):
     config_changed = Signal(object)  # TrainingConfig
 
     def __init__(self, devices: list[str], parent: QWidget | None = None) -> None:

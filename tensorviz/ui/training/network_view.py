@@ -16,17 +16,17 @@ from tensorviz.core.training.network_choices import ACTIVATIONS, FEATURES
 from tensorviz.core.training.network_picture import tile_at
 from tensorviz.core.training.playground_report import PlaygroundInfo
 from tensorviz.core.translation import _
-from tensorviz.ui.training.appearance_following import FollowsAppearance
 from tensorviz.ui.training.network_frames import PictureFrame
 from tensorviz.ui.training.playground_plots import elastic_title
 from tensorviz.ui.training.training_plots import ink
+from tensorviz.ui.widgets.appearance_following import FollowsAppearanceLater
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import colour, current_zoom
 
 SHORT_NAMES = {"relu": "ReLU", "tanh": "tanh", "sigmoid": "sigm", "gelu": "GELU", "none": "lin"}
 
 
-class NetworkView(Retranslating, FollowsAppearance, QWidget):
+class NetworkView(Retranslating, FollowsAppearanceLater, QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.plot = pg.PlotWidget()

@@ -9,11 +9,11 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QBoxLayout, QSplitter, QVBoxLayout, QWidget
 
-from tensorviz.ui.training.appearance_following import FollowsAppearance
+from tensorviz.ui.widgets.appearance_following import FollowsAppearanceLater
 from tensorviz.ui.widgets.scrolling import scrolling
 
 
-class ResponsiveRow(FollowsAppearance, QWidget):
+class ResponsiveRow(FollowsAppearanceLater, QWidget):
     """Widgets side by side, stacked in a column when the row is too narrow for them."""
 
     def __init__(

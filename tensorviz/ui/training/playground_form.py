@@ -24,7 +24,6 @@ from tensorviz.core.training.network_choices import (
     task_defaults,
 )
 from tensorviz.core.translation import _
-from tensorviz.ui.training.appearance_following import FollowsAppearance
 from tensorviz.ui.training.config_form import (
     _double,
     _integer,
@@ -33,6 +32,7 @@ from tensorviz.ui.training.config_form import (
     your_data,
 )
 from tensorviz.ui.training.network_editor import NetworkEditor
+from tensorviz.ui.widgets.appearance_following import FollowsAppearanceLater
 from tensorviz.ui.widgets.retranslating import Retranslating
 
 OPTIMIZERS = (("adam", "optim.Adam"), ("sgd", "optim.SGD"))
@@ -40,7 +40,7 @@ FIRST_TASK = "circles"
 __all__ = ["ask_data_path", "PlaygroundForm"]  # ask_data_path: the area asks for a file too
 
 
-class PlaygroundForm(Retranslating, FollowsAppearance, QWidget):
+class PlaygroundForm(Retranslating, FollowsAppearanceLater, QWidget):
     config_changed = Signal(object)  # TrainingConfig
 
     def __init__(

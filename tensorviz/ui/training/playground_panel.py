@@ -28,10 +28,10 @@ from tensorviz.core.training.playground_report import (
 from tensorviz.core.training.playground_trainer import NetworkRecord, network_phase_codes
 from tensorviz.core.training.remedies import apply_remedy
 from tensorviz.core.training.script_export import script_file_name
-from tensorviz.ui.training.appearance_following import FollowsAppearance
 from tensorviz.ui.training.code_view import ModelView, ScriptView
 from tensorviz.ui.training.network_frames import PictureFrame
 from tensorviz.ui.training.network_view import NetworkView
+from tensorviz.ui.training.phase_view import PhaseView
 from tensorviz.ui.training.picture_worker import PictureWorker
 from tensorviz.ui.training.playground_form import PlaygroundForm
 from tensorviz.ui.training.playground_layout import lay_out_playground
@@ -39,9 +39,9 @@ from tensorviz.ui.training.playground_plots import BoundaryView, GradientPlot, L
 from tensorviz.ui.training.playground_worker import PlaygroundWorker
 from tensorviz.ui.training.problem_view import ProblemView
 from tensorviz.ui.training.run_panel import RunPanel
-from tensorviz.ui.training.step_view import PhaseView
 from tensorviz.ui.training.training_worker import TrainingThread
 from tensorviz.ui.training.transport_bar import TransportBar
+from tensorviz.ui.widgets.appearance_following import FollowsAppearanceLater
 
 # The transport bar translates these (context "TransportBar").
 EXPORTS = (
@@ -61,7 +61,7 @@ GRAPH_BUTTON = (
 RESET_TIP = QT_TRANSLATE_NOOP("TransportBar", "Start again from the seeded initial weights (R)")
 
 
-class PlaygroundPanel(FollowsAppearance, RunPanel):
+class PlaygroundPanel(FollowsAppearanceLater, RunPanel):
     # The loss of the current model as fresh tensors (name → tensor: parameters, x, y, output,
     # loss) and the loss's nn class name, for the Autograd graph area.
     network_graph_built = Signal(dict, str)

@@ -13,7 +13,6 @@ from tensorviz.core.training.network_picture import grid_points
 from tensorviz.core.training.network_pictures import BOUNDARY_GRID
 from tensorviz.core.training.playground_report import PlaygroundInfo, gradient_verdict
 from tensorviz.core.training.playground_trainer import NetworkRecord
-from tensorviz.ui.training.appearance_following import FollowsAppearance
 from tensorviz.ui.training.network_frames import BLUE as BLUE_RGB
 from tensorviz.ui.training.network_frames import ORANGE as ORANGE_RGB
 from tensorviz.ui.training.network_frames import PictureFrame
@@ -28,6 +27,7 @@ from tensorviz.ui.training.training_plots import (
     ink,
     style_plot,
 )
+from tensorviz.ui.widgets.appearance_following import FollowsAppearanceLater
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import colour
 
@@ -83,7 +83,7 @@ def _background() -> str:
     return colour("plot_background").name()
 
 
-class BoundaryView(Retranslating, FollowsAppearance, QWidget):
+class BoundaryView(Retranslating, FollowsAppearanceLater, QWidget):
     """2-D tasks: P(class 1) over the plane behind the points (● training, ○ test). 1-D tasks:
     the points and the function the network computes."""
 
@@ -187,7 +187,7 @@ class BoundaryView(Retranslating, FollowsAppearance, QWidget):
             self.curve.setData(*((self._x_grid, frame.curve) if finite else ([], [])))
 
 
-class LossPlot(Retranslating, FollowsAppearance, QWidget):
+class LossPlot(Retranslating, FollowsAppearanceLater, QWidget):
     """The training loss (each epoch's mini-batches) and the test loss (after the epoch)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -241,7 +241,7 @@ class LossPlot(Retranslating, FollowsAppearance, QWidget):
             follow_values(self.plot, np.concatenate([train, test]), self.log)
 
 
-class GradientPlot(Retranslating, FollowsAppearance, QWidget):
+class GradientPlot(Retranslating, FollowsAppearanceLater, QWidget):
     """‖∂L/∂W‖ of each Linear layer on a log axis: now, and at epoch 1 (dashed); below it the
     verdict (vanishing, exploding, healthy)."""
 

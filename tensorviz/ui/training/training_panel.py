@@ -28,6 +28,7 @@ from tensorviz.core.training.trainer import (
 )
 from tensorviz.ui.training.config_form import TrainingConfigForm
 from tensorviz.ui.training.panel_layout import lay_out_panel
+from tensorviz.ui.training.phase_view import PhaseView
 from tensorviz.ui.training.problem_view import ProblemView
 from tensorviz.ui.training.run_panel import (  # noqa: F401 — the states, re-exported
     FINISHED,
@@ -38,7 +39,7 @@ from tensorviz.ui.training.run_panel import (  # noqa: F401 — the states, re-e
     STOPPED,
     RunPanel,
 )
-from tensorviz.ui.training.step_view import GradientView, PhaseView, ResultsView
+from tensorviz.ui.training.step_view import GradientView, ResultsView
 from tensorviz.ui.training.training_plots import TrainingPlots
 from tensorviz.ui.training.training_worker import TrainingWorker
 from tensorviz.ui.training.transport_bar import TransportBar

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QGridLayout, QWidget
 
 from tensorviz.core.training.report import ExperimentInfo, extend_ema
 from tensorviz.core.training.trainer import StepRecord
-from tensorviz.ui.training.appearance_following import FollowsAppearance
+from tensorviz.ui.widgets.appearance_following import FollowsAppearanceLater
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import colour, current_theme, current_zoom
 
@@ -137,7 +137,7 @@ def _hline(plot: pg.PlotWidget) -> pg.InfiniteLine:
     return line
 
 
-class TrainingPlots(Retranslating, FollowsAppearance, QWidget):
+class TrainingPlots(Retranslating, FollowsAppearanceLater, QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.records = SeriesBuffer(4)  # epoch, loss, w, b

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorviz.ui.training.appearance_following import FollowsAppearance
 from tensorviz.ui.training.training_worker import FULL_SPEED, SPEEDS
+from tensorviz.ui.widgets.appearance_following import FollowsAppearanceLater
 from tensorviz.ui.widgets.retranslating import Retranslating
 
 # (kind, label): the Export menu's entries; labels are translated in the context "TransportBar".
@@ -41,7 +41,7 @@ def _translated(text: str) -> str:
     return QCoreApplication.translate("TransportBar", text)
 
 
-class TransportBar(Retranslating, FollowsAppearance, QWidget):
+class TransportBar(Retranslating, FollowsAppearanceLater, QWidget):
     export_requested = Signal(str)  # one of the kinds of `exports`: csv | png | pt | …
     loss_graph_requested = Signal()
 

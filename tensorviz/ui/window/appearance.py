@@ -11,6 +11,7 @@ from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 from tensorviz.ui.widgets import theme as themes
+from tensorviz.ui.widgets.appearance_following import APPEARANCE_NAME
 from tensorviz.ui.window.cjk_fonts import add_cjk_fallback
 
 SYSTEM = "system"
@@ -93,8 +94,8 @@ class Appearance(QObject):
     @classmethod
     def shared(cls) -> Appearance:
         app = QApplication.instance()
-        found = app.findChild(cls, "tensorviz_appearance")
+        found = app.findChild(cls, APPEARANCE_NAME)
         if found is None:
             found = cls(app)
-            found.setObjectName("tensorviz_appearance")
+            found.setObjectName(APPEARANCE_NAME)
         return found

@@ -14,9 +14,9 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QW
 
 from tensorviz.core.explain.errors import explain_error
 from tensorviz.core.tensors.workbench_actions import ActionError, PreparedAction
+from tensorviz.ui.widgets.appearance_following import on_appearance_changed
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import scaled
-from tensorviz.ui.workbench.appearance_link import on_appearance_changed
 from tensorviz.ui.workbench.text_arguments import arg
 
 BAR_WIDTH = 160  # px at 100 %

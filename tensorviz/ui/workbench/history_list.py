@@ -7,9 +7,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from tensorviz.core.tensors.workspace import Workspace
+from tensorviz.ui.widgets.appearance_following import on_appearance_changed
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import scaled
-from tensorviz.ui.workbench.appearance_link import on_appearance_changed
 from tensorviz.ui.workbench.text_arguments import arg
 
 STEPS_HEIGHT = 150  # px at 100 %: about six steps, the rest scroll

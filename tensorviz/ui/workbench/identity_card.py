@@ -31,10 +31,10 @@ from tensorviz.core.tensors.identity import (
 from tensorviz.core.tensors.workbench_actions import numpy_shares_memory
 from tensorviz.core.tensors.workspace import WorkspaceEntry
 from tensorviz.core.tensors.workspace_entries import Origin
+from tensorviz.ui.widgets.appearance_following import on_appearance_changed
 from tensorviz.ui.widgets.layout_clearing import clear_layout
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import colour, scaled
-from tensorviz.ui.workbench.appearance_link import on_appearance_changed
 from tensorviz.ui.workbench.text_arguments import arg
 
 ONE_COLUMN_BELOW = 460  # px at 100 %: the identity rows in one column instead of two

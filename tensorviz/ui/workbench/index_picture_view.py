@@ -18,9 +18,10 @@ from tensorviz.core.tensors.index_picture import (
     picture_of_entry,
 )
 from tensorviz.core.tensors.workspace import Workspace
+from tensorviz.ui.widgets.appearance_following import on_appearance_changed
+from tensorviz.ui.widgets.arrow_keys import ARROW_STEPS
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import colour, current_theme, scaled
-from tensorviz.ui.workbench.appearance_link import on_appearance_changed
 from tensorviz.ui.workbench.text_arguments import arg
 
 CELL, SMALL_CELL, TEXT_FROM, GAP, TOP, MARGIN = 30, 14, 22, 56, 24, 6  # px at 100 %
@@ -186,19 +187,13 @@ class IndexGrids(QWidget):
         self.mouseMoveEvent(event)
 
     def keyPressEvent(self, event) -> None:
-        steps = {
-            Qt.Key.Key_Left: (0, -1),
-            Qt.Key.Key_Right: (0, 1),
-            Qt.Key.Key_Up: (-1, 0),
-            Qt.Key.Key_Down: (1, 0),
-        }
-        if self.picture is None or event.key() not in steps:
+        if self.picture is None or event.key() not in ARROW_STEPS:
             super().keyPressEvent(event)
             return
         grid, (row, column) = self.selected
         if grid != "index":
             row, column = 0, 0
-        d_row, d_column = steps[event.key()]
+        d_row, d_column = ARROW_STEPS[event.key()]
         self.select("index", row + d_row, column + d_column)
 
     # --- painting --------------------------------------------------------------------------------

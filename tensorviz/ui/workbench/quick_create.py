@@ -8,9 +8,9 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
 
 from tensorviz.core.tensors.creation import CREATIONS_BY_NAME, QUICK_CREATIONS, CreationOptions
+from tensorviz.ui.widgets.appearance_following import on_appearance_changed
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import scaled
-from tensorviz.ui.workbench.appearance_link import on_appearance_changed
 from tensorviz.ui.workbench.text_arguments import arg
 
 SHAPE_WIDTH = (56, 110)  # px at 100 %: the shape field's narrowest and widest

@@ -9,9 +9,9 @@ import pyqtgraph as pg
 from PySide6.QtGui import QColor, QFont, QFontMetrics
 from PySide6.QtWidgets import QApplication, QTabWidget, QWidget
 
+from tensorviz.ui.widgets.appearance_following import on_appearance_changed
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import colour, current_theme, scaled
-from tensorviz.ui.workbench.appearance_link import on_appearance_changed
 
 HEATMAP_MAX_SIDE = 2048  # more pixels than a screen shows; bounds the work for any slice
 COLOUR_BAR_WIDTH, COLOUR_BAR_AXIS = 16, 45  # px at 100 %

@@ -34,11 +34,11 @@ from tensorviz.core.tensors.summary import (
     no_values_note,
     summarize,
 )
+from tensorviz.ui.widgets.appearance_following import on_appearance_changed
 from tensorviz.ui.widgets.layout_clearing import clear_layout
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.scrolling import scrolling
 from tensorviz.ui.widgets.theme import scaled
-from tensorviz.ui.workbench.appearance_link import on_appearance_changed
 from tensorviz.ui.workbench.text_arguments import arg
 from tensorviz.ui.workbench.value_charts import (  # noqa: F401 — heatmap_values is read from here
     HEATMAP_MAX_SIDE,

@@ -5,10 +5,9 @@ text is in the language in force, said again on a switch (Retranslating)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QItemSelectionModel, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QMessageBox,
     QPushButton,
     QSplitter,
     QTabWidget,
@@ -16,14 +15,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorviz.core.explain.errors import explain_error
 from tensorviz.core.tensors.form_words import in_language
 from tensorviz.core.tensors.identity import Verdict, view_verdict
 from tensorviz.core.tensors.op_params import tensor_choices
 from tensorviz.core.tensors.workbench_actions import (
-    ActionError,
     ActionOutcome,
-    PreparedAction,
     input_problem,
     prepare_creation,
     prepare_operation,
@@ -34,6 +30,7 @@ from tensorviz.ui.widgets.error_panel import ErrorPanel
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.scrolling import scrolling
 from tensorviz.ui.workbench.action_forms import CreateForm, OperateForm
+from tensorviz.ui.workbench.action_running import ActionRunning
 from tensorviz.ui.workbench.background_action import BackgroundAction
 from tensorviz.ui.workbench.identity_card import IdentityCard
 from tensorviz.ui.workbench.index_picture_view import IndexPictureView
@@ -45,7 +42,7 @@ from tensorviz.ui.workbench.workspace_editing import WorkspaceEditing
 from tensorviz.ui.workbench.workspace_list import WorkspaceListModel
 
 
-class WorkbenchPanel(WorkspaceEditing, Retranslating, QWidget):
+class WorkbenchPanel(ActionRunning, WorkspaceEditing, Retranslating, QWidget):
     status_message = Signal(str)
     selection_changed = Signal(str)  # the selected workspace name ("" for none)
     architecture_requested = Signal()  # the offered "Architecture of model(x)" was clicked
@@ -220,87 +217,6 @@ class WorkbenchPanel(WorkspaceEditing, Retranslating, QWidget):
 
     # --- actions ---------------------------------------------------------------------------------
 
-    def _run(self, action) -> ActionOutcome | None:
-        """Run a core action with a busy cursor; show its explained error instead of raising.
-        While it runs, workspace events only refresh the list: the caller shows the result once."""
-        QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        self._acting = True
-        try:
-            outcome = action()
-        except ActionError as error:
-            self._show_problem(error.explained)
-            return None
-        except Exception as error:  # noqa: BLE001 — never a traceback dialog; explain instead
-            self._show_problem(explain_error(error))
-            return None
-        finally:
-            self._acting = False
-            QGuiApplication.restoreOverrideCursor()
-        self.error_panel.clear()
-        self.last_outcome = outcome
-        return outcome
-
-    def _show_problem(self, explained) -> None:
-        self.error_panel.show_error(explained)
-        self.status_message.emit(explained.title)
-
-    def _prepare(self, prepare) -> PreparedAction | None:
-        """Check an action (shows the problem and returns None when it is refused)."""
-        if self._still_computing():
-            return None
-        try:
-            return prepare()
-        except ActionError as error:
-            self._show_problem(error.explained)
-        except Exception as error:  # noqa: BLE001 — never a traceback dialog; explain instead
-            self._show_problem(explain_error(error))
-        return None
-
-    def _still_computing(self) -> bool:
-        if self.background.is_busy():
-            self.status_message.emit(self.tr("Still computing — wait for it, or Discard it (Esc)"))
-        return self.background.is_busy()
-
-    def _perform(self, prepared: PreparedAction | None) -> None:
-        """Run it here when it is quick; otherwise compute it off the GUI thread."""
-        if prepared is None:
-            return
-        if prepared.heavy:
-            self.error_panel.clear()
-            self.background.start(prepared)
-            return
-        outcome = self._confirmed(self._run(prepared.run))
-        if outcome:
-            self._show_outcome(outcome)
-
-    def _on_background_finished(self, prepared: PreparedAction, result) -> None:
-        outcome = self._confirmed(self._run(lambda: prepared.finish(result)))
-        if outcome:
-            self._show_outcome(outcome)
-
-    def _confirmed(self, outcome: ActionOutcome | None) -> ActionOutcome | None:
-        """An outcome that asks first (a write that can be neither checked nor undone) is done
-        only after the user's yes; otherwise nothing is written."""
-        if outcome is None or not outcome.question:
-            return outcome
-        if not self.ask_to_write(outcome.code, outcome.question):
-            self.status_message.emit(
-                arg(self.tr("Nothing was written: %1 was cancelled"), outcome.code)
-            )
-            return None
-        return self._run(outcome.proceed)
-
-    def ask_to_write(self, code: str, question: str) -> bool:
-        """Ask before a write that cannot be undone; No is the default (Esc, Enter)."""
-        answer = QMessageBox.warning(
-            self,
-            self.tr("Write without undo?"),
-            f"{code}\n\n{question}",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No,
-        )
-        return answer == QMessageBox.StandardButton.Yes
-
     def _on_busy_changed(self, busy: bool) -> None:
         for form in (self.create_form, self.operate_form):
             form.button.setEnabled(not busy)
@@ -328,33 +244,6 @@ class WorkbenchPanel(WorkspaceEditing, Retranslating, QWidget):
                 lambda: prepare_operation(self.workspace, op, input_name, params, name or None)
             )
         )
-
-    def _show_outcome(self, outcome: ActionOutcome) -> None:
-        if outcome.created:
-            first = outcome.created[0]
-            self.select(first, outcome.verdicts.get(first), outcome.code)
-            if self.index_picture.isVisibleTo(self):  # gather/scatter: bring its picture in view
-                QTimer.singleShot(0, self._scroll_to_index_picture)
-            if outcome.verdicts:  # an operation; a creation has no view/copy verdict
-                self.operate_form.result_name.clear()
-                count = len(outcome.created)
-                self.status_message.emit(
-                    QCoreApplication.translate(
-                        "WorkbenchPanel", "%1 (%n parts)", "", count
-                    ).replace("%1", outcome.code)
-                    if count > 1
-                    else outcome.code
-                )
-            else:
-                self.create_form.result_name.clear()
-                self.status_message.emit(arg(self.tr("Created %1"), outcome.code.splitlines()[-1]))
-        else:  # an in-place write
-            self.operate_form.result_name.clear()
-            (name,) = outcome.verdicts
-            self.select(name, outcome.verdicts[name], outcome.code)
-            changed = arg(self.tr("%1 — changed %2"), outcome.code, ", ".join(outcome.changed))
-            said = " ".join(in_language(note) for note in outcome.notes)
-            self.status_message.emit(f"{changed} {said}" if said else changed)
 
     def _on_numpy_write_requested(self, name: str, index: str, value: str) -> None:
         if self._still_computing():  # a write must not race the computation reading memory

@@ -6,9 +6,9 @@ from __future__ import annotations
 from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QGridLayout, QLabel, QListView, QPushButton, QVBoxLayout, QWidget
 
+from tensorviz.ui.widgets.appearance_following import on_appearance_changed
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.theme import scaled
-from tensorviz.ui.workbench.appearance_link import on_appearance_changed
 from tensorviz.ui.workbench.history_list import HistoryList
 from tensorviz.ui.workbench.workspace_list import SWATCH_SIZE, WorkspaceListModel
 

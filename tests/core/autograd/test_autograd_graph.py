@@ -5,8 +5,9 @@ import random
 import pytest
 import torch
 
-from tensorviz.core.autograd.graph import extract_graph, storage_key, why_no_grad_fn
+from tensorviz.core.autograd.graph import extract_graph, why_no_grad_fn
 from tensorviz.core.autograd.presets import PRESETS
+from tensorviz.core.autograd.saved_values import storage_key
 
 
 def reference_walk(root: torch.Tensor):
@@ -180,7 +181,7 @@ def test_json_has_the_documented_shape():
 
 
 def test_dot_text_names_every_node_and_edge():
-    from tensorviz.core.autograd.graph import to_dot
+    from tensorviz.core.autograd.dot_text import to_dot
 
     graph = PRESETS["split"].build().extract().graph
     text = to_dot(graph)

@@ -3,7 +3,8 @@ copy is what torch does: checked on the same cases the Workbench is compared wit
 
 import pytest
 import torch
-from test_workbench_actions import CASES, workspace
+from test_workbench_actions import CASES
+from workbench_workspace import workspace
 
 from tensorviz.core.tensors.operation_docs import OPERATION_DOCS
 from tensorviz.core.tensors.operation_specs import OPERATIONS
