@@ -113,7 +113,7 @@ def test_the_error_panel_explains_in_chinese_and_quotes_torch_verbatim(qtbot):
     try:
         switcher.apply("zh_CN")
         qtbot.waitUntil(lambda: "原因" in panel.body.text())
-        assert panel.torch_heading.text() == "<b>torch 的原话</b>"
+        assert panel.torch_heading.text() == "<b>torch 的报错</b>"  # the glossary's word
         assert "修正方法" in panel.body.text()
         assert panel.footer_label.text() == "工作区里的内容没有任何改变。"
         assert panel.torch_message.text() == message
