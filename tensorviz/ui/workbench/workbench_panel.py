@@ -28,7 +28,7 @@ from tensorviz.core.tensors.workbench_actions import (
 from tensorviz.core.tensors.workspace import Workspace, WorkspaceEvent
 from tensorviz.ui.widgets.error_panel import ErrorPanel
 from tensorviz.ui.widgets.retranslating import Retranslating
-from tensorviz.ui.widgets.scrolling import scrolling
+from tensorviz.ui.widgets.scrolling import keep_within_view, scrolling
 from tensorviz.ui.workbench.action_forms import CreateForm, OperateForm
 from tensorviz.ui.workbench.action_running import ActionRunning
 from tensorviz.ui.workbench.background_action import BackgroundAction
@@ -104,6 +104,7 @@ class WorkbenchPanel(ActionRunning, WorkspaceEditing, Retranslating, QWidget):
         card_layout.addWidget(self.identity, 1)
         card_layout.addWidget(self.index_picture)
         card_scroll = self.card_scroll = scrolling(card)
+        keep_within_view(card_scroll, self.error_panel)  # the card below may scroll sideways
 
         forms = QWidget()
         forms_layout = QVBoxLayout(forms)

@@ -101,3 +101,26 @@ def test_dark_theme_and_zoom_restyle_charts_badge_and_table(window, workbench, q
         charts.histogram_plot.backgroundBrush().color().name()
         == (themes.LIGHT.colours["plot_background"])
     )
+
+
+def test_at_200_percent_the_error_card_fits_its_column(window, workbench, qtbot):
+    """The card below the error may be wider than the column and scroll sideways; the error
+    card wraps in the visible part, its Copy and ✕ buttons in sight."""
+    from tensorviz.ui.workbench.action_forms import select_data
+
+    window.resize(1280, 800)
+    window.appearance.apply(zoom=2.0)
+    splitter = workbench.card_scroll.parentWidget()  # the column as the 1280-px window has it
+    splitter.setSizes([500, 300])
+    form = workbench.operate_form
+    select_data(form.kind, "view")
+    form.set_input("x_t")
+    form.params.set_values({"shape": "-1"})
+    form.submit()
+    panel = workbench.error_panel
+    qtbot.waitUntil(panel.isVisible)
+    viewport = workbench.card_scroll.viewport()
+    qtbot.waitUntil(lambda: panel.width() <= viewport.width())
+    for button in (panel.copy_button, panel.close_button):
+        right = button.mapTo(viewport, button.rect().topRight()).x()
+        assert 0 <= right < viewport.width(), button.text()
