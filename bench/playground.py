@@ -31,8 +31,8 @@ from startup import bench_line  # noqa: E402
 from tensorviz.core.training.data import TrainingConfig  # noqa: E402
 from tensorviz.core.training.network_choices import task_defaults  # noqa: E402
 from tensorviz.core.training.playground_trainer import PlaygroundTrainer  # noqa: E402
-from tensorviz.resource_files import resource_path  # noqa: E402
 from tensorviz.ui.training.playground_panel import PlaygroundPanel  # noqa: E402
+from tensorviz.ui.widgets.theme import LIGHT, stylesheet  # noqa: E402
 
 RUNS = 5
 EPOCHS = 300
@@ -124,7 +124,7 @@ def time_headless() -> float:
 def main() -> int:
     qInstallMessageHandler(quiet_offscreen_notes)
     app = QApplication([])
-    app.setStyleSheet(resource_path("themes", "light.qss").read_text(encoding="utf-8"))
+    app.setStyleSheet(stylesheet(LIGHT))  # the app's own light theme, as the window applies it
     panel = PlaygroundPanel(["cpu"], initial=CONFIG)
     panel.resize(1104, 760)
     panel.show()

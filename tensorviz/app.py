@@ -134,6 +134,10 @@ def run_gui(args: argparse.Namespace) -> int:
         window.ready.connect(lambda: _report("ready"))
     if args.quit_after_ready:
         window.ready.connect(window.close, Qt.ConnectionType.QueuedConnection)
+    # The app is its window: once it has closed (workers joined), leave the event loop. Waiting
+    # for Qt's last-window-closed alone left 1 start in ~8 running on after the close (seen with
+    # --quit-after-ready and a reused settings folder: bench/startup.py never finished).
+    window.closed.connect(app.quit, Qt.ConnectionType.QueuedConnection)
     window.show()
     if args.files:
         _queued, problems = window.open_paths(args.files)
