@@ -312,8 +312,8 @@
         <translation>正在运行反向传播…（窗口仍可使用）</translation>
     </message>
     <message>
-        <source>Backward pass %1 recorded: %n nodes visited</source>
-        <translation>已记录第 %1 次反向传播：访问了 %n 个节点</translation>
+        <source>Backward pass %1 recorded: %n backward nodes visited</source>
+        <translation>已记录第 %1 次反向传播：访问了 %n 个反向节点</translation>
     </message>
     <message>
         <source>Every leaf&apos;s .grad is now zero</source>
@@ -440,10 +440,6 @@
     <message>
         <source>nn.Module, collapsed (untick “group by nn.Module” to open it)</source>
         <translation>nn.Module，已收起（取消勾选“按 nn.Module 分组”即可展开）</translation>
-    </message>
-    <message>
-        <source>%n nodes</source>
-        <translation>%n 个节点</translation>
     </message>
     <message>
         <source>Click a node for its details. Press &lt;b&gt;Backward&lt;/b&gt; to run backward with a hook on every node, then &lt;b&gt;Step ▶&lt;/b&gt; (F10) through the order torch visited them.</source>
@@ -591,8 +587,8 @@
         <translation>你的脚本中的 %1</translation>
     </message>
     <message>
-        <source>%1 as your script ran it: %n nodes — Step ▶ (F10) walks them in torch&apos;s order</source>
-        <translation>%1，按你的脚本运行时的样子：%n 个节点——下一步 ▶（F10）按 torch 的顺序逐个查看</translation>
+        <source>%1 as your script ran it: %2 — Step ▶ (F10) walks them in torch&apos;s order</source>
+        <translation>%1，按你的脚本运行时的样子：%2——下一步 ▶（F10）按 torch 的顺序逐个查看</translation>
     </message>
     <message>
         <source>The forward pass ran again on the same leaves (a new graph)</source>

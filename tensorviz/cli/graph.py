@@ -7,7 +7,8 @@ its variable `--tensor NAME`. Anything else is a preset name. Prints the nodes a
 consumer); `--json` prints {"nodes": [{"id", "kind": "backward"|"accumulate_grad"|"tensor"|"saved",
 "name", "shape", ...}], "edges": [{"source", "target", "output_nr"}]}: each saved tensor is a node
 of kind "saved" (name "_saved_self", ..., shape, dtype, freed) with an edge saved → the backward
-node that saved it whose output_nr is null (it is no output of a node). `--backward` also prints
+node that saved it whose output_nr is null (it is no output of a node); a node made inside an
+nn.Module has "module" and "module_path" [{"name", "class"}, ...]. `--backward` also prints
 the order torch visited the nodes and each leaf's .grad as a summary {shape, dtype, norm, min,
 max}; `--values` adds every value ("values": the nested list).
 `-o` writes .dot (structure), .svg or .png (the app's own scene, painted offscreen), atomically.
@@ -88,8 +89,11 @@ def _print_user_traceback(error: BaseException, script: str) -> None:
 
 
 def run_script(path: str) -> dict:
-    """Run `path` as `python path` would and return its globals (sys.argv/sys.path restored)."""
+    """Run `path` as `python path` would and return its globals (sys.argv/sys.path restored);
+    its forwards are tagged with their modules, as the Script area's are (`module_path`)."""
     import runpy
+
+    from tensorviz.core.forward.module_tags import tagging_modules
 
     script = os.path.abspath(path)
     saved_argv, saved_path = sys.argv[:], sys.path[:]
@@ -97,7 +101,7 @@ def run_script(path: str) -> dict:
     sys.path.insert(0, os.path.dirname(script))
     try:
         # What the script prints goes to stderr: stdout carries only our output (--json).
-        with contextlib.redirect_stdout(sys.stderr):
+        with contextlib.redirect_stdout(sys.stderr), tagging_modules():
             return runpy.run_path(script, run_name="__main__")
     except SystemExit as error:
         if error.code in (None, 0):

@@ -1,11 +1,15 @@
 """`tensorviz forward SCRIPT.py --model NAME --input NAME`: the Architecture area, headless."""
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 import torch
 
 from tensorviz.app import main
+
+sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/: dot_reading, model_shapes
 
 SCRIPT = """\
 import torch
@@ -124,3 +128,48 @@ def test_bad_arguments_are_one_line_and_exit_2(capsys, script, arguments, messag
 def test_a_preset_records_without_a_script(capsys):
     assert main(["forward", "mlp"]) == 0
     assert "Sequential" in capsys.readouterr().out
+
+
+def test_dot_labels_break_their_lines_where_graphviz_draws_them(tmp_path, script):
+    from dot_reading import drawn_lines, node_labels, rendered_labels
+
+    target = tmp_path / "net.dot"
+    assert main(["forward", str(script), "--model", "model", "--input", "ids", "-o",
+                 str(target)]) == 0  # fmt: skip
+    text = target.read_text()
+    labels = node_labels(text)
+    assert labels and all("\\n" not in line for lines in labels.values() for line in lines)
+    two = [lines for lines in labels.values() if len(lines) == 2]  # a box and its detail line
+    norm = sum(p.numel() for p in torch.nn.LayerNorm(8).parameters())
+    assert ["norm · LayerNorm", f"→ [2, 4, 8] · {norm} params"] in two
+    rendered = rendered_labels(text)  # Graphviz itself, where it is installed
+    if rendered is not None:
+        assert rendered == drawn_lines(text)
+        assert not any("\\" in line for lines in rendered.values() for line in lines)
+
+
+def test_a_tied_weight_is_named_and_counted_once(tmp_path, capsys):
+    path = tmp_path / "gpt.py"
+    path.write_text(
+        "import sys, torch\n"
+        f"sys.path.insert(0, {str(Path(__file__).parents[1])!r})\n"
+        "from model_shapes import GPT2LMHeadModel\n"
+        "torch.manual_seed(0)\nmodel = GPT2LMHeadModel(hidden=16, layers=2)\n"
+        "ids = torch.randint(0, 100, (1, 5))\n"
+    )
+    assert main(["forward", str(path), "--model", "model", "--input", "ids", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    from model_shapes import GPT2LMHeadModel
+
+    model = GPT2LMHeadModel(hidden=16, layers=2)
+    assert data["modules"][0]["params"] == sum(p.numel() for p in model.parameters())
+    assert data["modules"][0]["params"] < sum(
+        p.numel() for _, p in model.named_parameters(remove_duplicate=False)
+    )  # the tied weight once
+    (head,) = [m for m in data["modules"] if m["name"] == "lm_head"]
+    assert head["parameters"][0]["tied_to"] == "transformer.wte.weight"
+    (embedding,) = [m for m in data["modules"] if m["name"] == "transformer.wte"]
+    assert embedding["parameters"][0]["tied_to"] is None
+    assert main(["forward", str(path), "--model", "model", "--input", "ids"]) == 0
+    out = capsys.readouterr().out
+    assert "# lm_head.weight is tied to transformer.wte.weight: one tensor, counted once" in out

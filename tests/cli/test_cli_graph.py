@@ -3,12 +3,15 @@
 import json
 import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 import torch
 
 from tensorviz.app import main
 from tensorviz.core.autograd.presets import PRESETS
+
+sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/: dot_reading
 
 SCRIPT = """\
 import torch
@@ -245,3 +248,46 @@ def test_backward_json_summarises_gradients_and_values_adds_them(capsys):
     grads = json.loads(capsys.readouterr().out)["grads"]
     assert grads["w"]["values"] == pytest.approx(built.named["w"].grad.tolist(), rel=1e-5)
     assert main(["graph", "regression", "--values"]) == 2  # --values needs --backward
+
+
+def test_dot_labels_break_their_lines_where_graphviz_draws_them(capsys, tmp_path):
+    from dot_reading import drawn_lines, node_labels, rendered_labels
+
+    target = tmp_path / "g.dot"
+    assert main(["graph", "mlp", "-o", str(target)]) == 0
+    text = target.read_text()
+    labels = node_labels(text)
+    graph = PRESETS["mlp"].build().extract()
+    for node_id, data in graph.graph.nodes(data=True):
+        shape = [str(list(data["shape"]))] if data.get("shape") is not None else []
+        assert labels[node_id] == [data["label"], *shape]  # no "\n" drawn as text
+    assert any(len(lines) == 2 for lines in labels.values())
+    rendered = rendered_labels(text)  # Graphviz itself, where it is installed
+    if rendered is not None:
+        assert rendered == drawn_lines(text)
+        assert not any("\\" in line for lines in rendered.values() for line in lines)
+
+
+@pytest.mark.parametrize("tagged_by", ["tensorviz.tag_modules()", "the cli, as the Script area"])
+def test_json_carries_each_nodes_module_path_when_the_forward_was_tagged(
+    capsys, tmp_path, tagged_by
+):
+    forward = "out = net(torch.randn(5, 3))\n"
+    if tagged_by.startswith("tensorviz"):
+        forward = f"with {tagged_by}:\n    {forward}"
+    path = tmp_path / "net.py"
+    path.write_text(
+        "import torch\nimport tensorviz\ntorch.manual_seed(0)\n"
+        "net = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))\n"
+        f"{forward}loss = out.pow(2).mean()\n"
+    )
+    assert main(["graph", str(path), "--tensor", "loss", "--json"]) == 0
+    nodes = [n for n in json.loads(capsys.readouterr().out)["nodes"] if n["kind"] != "saved"]
+    modules = {n["name"]: n.get("module") for n in nodes}
+    assert modules["TanhBackward0"] == "1" and modules["net.0.weight"] == "0"
+    assert modules["PowBackward0"] is None and modules["MeanBackward0"] is None  # outside net
+    (tanh,) = [n for n in nodes if n["name"] == "TanhBackward0"]
+    assert tanh["module_path"] == [{"name": "1", "class": "Tanh"}]
+    assert "module_path" not in [n for n in nodes if n["name"] == "PowBackward0"][0]
+    linear = [n for n in nodes if n.get("module") == "2"]
+    assert linear and all(n["module_path"][-1]["class"] == "Linear" for n in linear)

@@ -26,7 +26,7 @@ from tensorviz.core.autograd.saved_values import SAVED_PREFIX, SavedValue, saved
 from tensorviz.core.forward.module_tags import FORWARD_KEY, MODULE_KEY
 from tensorviz.core.gc_pause import gc_paused
 from tensorviz.core.tensors.identity import dtype_name
-from tensorviz.core.translation import _
+from tensorviz.core.translation import _, ngettext
 
 REWRITE_NODES = ("CopySlices", "AsStridedBackward0", "AsStridedBackward1")
 
@@ -64,6 +64,18 @@ class AutogradGraph:
             return ()
         return saved_values(fn)
 
+    def size_text(self) -> str:
+        """What the graph holds, counted one way wherever it is shown: '7 backward nodes,
+        1 tensor' (AccumulateGrad is a backward node too; the tensors are the roots drawn)."""
+        kinds = [data["kind"] for _node, data in self.graph.nodes(data=True)]
+        tensors = kinds.count("tensor")
+        backward = ngettext("{n} backward node", "{n} backward nodes", len(kinds) - tensors)
+        text = backward.format(n=f"{len(kinds) - tensors:,}")
+        if not tensors:
+            return text
+        roots = ngettext("{n} tensor", "{n} tensors", tensors).format(n=f"{tensors:,}")
+        return _("{backward}, {tensors}").format(backward=text, tensors=roots)
+
     def to_json(self) -> dict:
         """Nodes (kind backward | accumulate_grad | tensor | saved) and edges input → consumer.
 
@@ -72,7 +84,10 @@ class AutogradGraph:
         retain_graph; shape and dtype are then null/""), and one edge saved → the backward node
         that saved it, with output_nr null (a saved tensor is not an output of a node).
         Non-tensor saved values (`_saved_exponent`, dims) stay on the backward node in
-        `saved_values` {attribute: text}."""
+        `saved_values` {attribute: text}. A node made by a tagged forward (the app's runs,
+        `tensorviz.tag_modules()`) has `module` (the innermost module's qualified name) and
+        `module_path` [{"name", "class"}, ...] (the module calls it was made in, outermost
+        first)."""
         nodes, saved_nodes, saved_edges = [], [], []
         for node_id, data in self.graph.nodes(data=True):
             row = {
@@ -85,6 +100,9 @@ class AutogradGraph:
                 row["dtype"] = data["dtype"]
             if data.get("output_shapes"):
                 row["output_shapes"] = [list(shape) for shape in data["output_shapes"]]
+            if data.get("module"):  # a tagged forward made it: its module calls, outermost first
+                row["module"] = data["module"][-1][0]
+                row["module_path"] = [{"name": name, "class": cls} for name, cls in data["module"]]
             values = {}
             for saved in self.saved_of(node_id):
                 if saved.kind not in ("tensor", "freed"):

@@ -4,6 +4,7 @@ and folded repeats as nodes, every edge labelled with its tensor's shape (we nev
 from __future__ import annotations
 
 from tensorviz.core.forward.nested_layout import ArchitectureLayout
+from tensorviz.core.graph_layout.dot_strings import dot_id, dot_label
 
 FILLS = {
     "op": "#e3edf7",
@@ -15,10 +16,6 @@ FILLS = {
     "failed": "#f6c7c3",
     "port": "#8a94a6",
 }
-
-
-def _quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def architecture_dot(picture: ArchitectureLayout) -> str:
@@ -38,16 +35,16 @@ def architecture_dot(picture: ArchitectureLayout) -> str:
     def write(container, indent: str) -> None:
         for node in members.get(container, ()):
             data = graph.nodes[node]
-            label = data["label"] + (f"\\n{data['detail']}" if data.get("detail") else "")
+            label = dot_label(data["label"], *([data["detail"]] if data.get("detail") else []))
             shape = ", shape=point, width=0.1" if data["kind"] == "port" else ""
             font = ", fontcolor=white" if data["kind"] in ("input", "output") else ""
             lines.append(
-                f"{indent}{_quote(node)} [label={_quote(label)}, "
-                f"fillcolor={_quote(FILLS.get(data['kind'], '#ffffff'))}{shape}{font}];"
+                f"{indent}{dot_id(node)} [label={label}, "
+                f"fillcolor={dot_id(FILLS.get(data['kind'], '#ffffff'))}{shape}{font}];"
             )
         for frame in children.get(container, ()):
-            lines.append(f"{indent}subgraph {_quote('cluster_' + frame.call)} {{")
-            lines.append(f"{indent}  label={_quote(frame.title)}; style=rounded;")
+            lines.append(f"{indent}subgraph {dot_id('cluster_' + frame.call)} {{")
+            lines.append(f"{indent}  label={dot_label(frame.title)}; style=rounded;")
             write(frame.call, indent + "  ")
             lines.append(f"{indent}}}")
 
@@ -55,6 +52,6 @@ def architecture_dot(picture: ArchitectureLayout) -> str:
     for source, target in graph.edges:
         tensors = picture.tensors.get((source, target), [])
         label = tensors[0].text() if tensors else ""
-        lines.append(f"  {_quote(source)} -> {_quote(target)} [label={_quote(label)}];")
+        lines.append(f"  {dot_id(source)} -> {dot_id(target)} [label={dot_label(label)}];")
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tensorviz.core.forward.architecture import Architecture
 from tensorviz.core.forward.nested_layout import params_text
+from tensorviz.core.forward.tied_weights import tied_sentence
 from tensorviz.core.translation import _, ngettext
 
 
@@ -22,6 +23,7 @@ def architecture_lines(architecture: Architecture) -> list[str]:
                 folded[member] = None  # shown by the first member's line
     meta = _("  (meta: shapes only — no values)") if record.meta else ""
     lines = [f"# {record.title}{meta}"]
+    lines += [f"# {tied_sentence(name, tied_to)}" for name, tied_to in record.tied()]
 
     def write(call: str, indent: str) -> None:
         info = record.calls[call]

@@ -27,6 +27,7 @@ class ParameterInfo:
     dtype: str
     nbytes: int
     kind: str = "parameter"  # | "buffer"
+    tied_to: str = ""  # a tied parameter: the qualified name it is counted under
 
 
 @dataclass
@@ -104,6 +105,11 @@ class ForwardRecord:
     failed_call: str | None = None  # the innermost call that did not return
     meta: bool = False  # values are meta tensors: shapes only
 
+    def tied(self) -> list[tuple[str, str]]:
+        """(qualified name, the name it is tied to) of every tied parameter."""
+        return [(f"{m.name}.{p.name}" if m.name else p.name, p.tied_to)
+                for m in self.modules.values() for p in m.own_parameters if p.tied_to]  # fmt: skip
+
     def ops_in(self, call: str | None) -> list[RecordedNode]:
         """The op nodes that ran directly in `call` (not in its sub-calls)."""
         return [n for n in self.nodes.values() if n.kind == "op" and n.call == call]
@@ -149,9 +155,15 @@ class ForwardRecord:
                 "own_params": m.own_params,
                 "param_bytes": m.total_bytes,
                 "parameters": [
-                    {"name": p.name, "shape": list(p.shape), "dtype": p.dtype, "kind": p.kind}
+                    {
+                        "name": p.name,
+                        "shape": list(p.shape),
+                        "dtype": p.dtype,
+                        "kind": p.kind,
+                        "tied_to": p.tied_to or None,
+                    }
                     for p in m.own_parameters
-                ],
+                ],  # fmt: skip
                 "calls": list(m.calls),
             }
             for m in self.modules.values()

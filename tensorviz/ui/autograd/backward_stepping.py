@@ -67,7 +67,7 @@ class BackwardStepping:
         self._apply_step()
         visited = len(record.visits)  # a plain name: pyside6-lupdate skips calls here
         message = translate(
-            "BackwardStepping", "Backward pass %1 recorded: %n nodes visited", "", visited
+            "BackwardStepping", "Backward pass %1 recorded: %n backward nodes visited", "", visited
         )
         self.status_message.emit(message.replace("%1", str(self.passes)))
 

@@ -226,8 +226,9 @@ def module_details(shown, full, node: str) -> str:
     return "<br>".join(lines)
 
 
-def intro_text(node_count: int, what: str, notes: str) -> str:
-    nodes = translate("GraphDetails", "%n nodes", "", node_count)
+def intro_text(size: str, what: str, notes: str) -> str:
+    """`size`: the graph's own count in words (AutogradGraph.size_text), as the status bar."""
+    nodes = escape(size)
     how = translate(
         "GraphDetails",
         "Click a node for its details. Press <b>Backward</b> to run backward with a hook on "

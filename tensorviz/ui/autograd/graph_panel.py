@@ -242,8 +242,8 @@ class GraphPanel(Retranslating, GraphSources, BackwardStepping, RecordedPasses, 
         self.layout_result = layout
         self.view.show_layout(self.shown, self.layout_result)
         self._on_search_changed(self.search.text())
-        count = self.graph.graph.number_of_nodes()
-        self.details.show_text(lambda: intro_text(count, what, built.notes))
+        graph = self.graph
+        self.details.show_text(lambda: intro_text(graph.size_text(), what, built.notes))
         if self.stepper is not None:  # a pass recorded already: ready to step
             self._apply_step()
         self._update_step_controls()

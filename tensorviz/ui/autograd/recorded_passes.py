@@ -64,14 +64,13 @@ class RecordedPasses:
         self._show(built, what, recorded.graph, recorded.record)
         self.graph_freed = not recorded.retain_graph
         self._update_step_controls()
-        visits = len(recorded.record.visits)  # a plain name: pyside6-lupdate skips calls here
         text = QCoreApplication.translate(
             "RecordedPasses",
-            "%1 as your script ran it: %n nodes — Step ▶ (F10) walks them in torch's order",
-            "",
-            visits,
+            "%1 as your script ran it: %2 — Step ▶ (F10) walks them in torch's order",
+        )  # the graph's count, as its details say it
+        self.status_message.emit(
+            text.replace("%1", title).replace("%2", recorded.graph.size_text())
         )
-        self.status_message.emit(text.replace("%1", title))
 
     def rebuild_if_freed(self) -> bool:
         """Before a Backward: a preset whose graph a pass freed runs its forward again on the

@@ -11,6 +11,7 @@ from PySide6.QtCore import QCoreApplication
 
 from tensorviz.core.forward.architecture import Architecture
 from tensorviz.core.forward.nested_layout import params_text
+from tensorviz.core.forward.tied_weights import tied_sentence
 from tensorviz.ui.autograd.details_pane import heading
 from tensorviz.ui.widgets.theme import colour
 
@@ -60,6 +61,9 @@ def intro_text(architecture: Architecture) -> str:
     if record.modules:
         counts += comma + params_text(record.modules[next(iter(record.modules))].total_params)
     lines = [f"<p><b>{escape(record.title)}</b></p>", f"<p>{counts}</p>"]
+    tied = [tied_sentence(name, tied_to) for name, tied_to in record.tied()]
+    if tied:
+        lines.append(f"<p>{'<br>'.join(escape(sentence) for sentence in tied)}</p>")
     if architecture.folds:
         folded = ", ".join(f"{f.label} ({f.names})" for f in architecture.folds[:4])
         text = QCoreApplication.translate("ArchitectureDetails", "Repeated blocks, folded: %1")
@@ -209,9 +213,13 @@ def _call_details(architecture: Architecture, call_id: str) -> str:
         )
         buffer = QCoreApplication.translate("ArchitectureDetails", " (buffer)")
         for p in module.own_parameters:
+            tied = ""
+            if p.tied_to:
+                qualified = f"{module.name}.{p.name}" if module.name else p.name
+                tied = " — " + escape(tied_sentence(qualified, p.tied_to))
             lines.append(
                 f"&nbsp;&nbsp;{escape(p.name)}: {list(p.shape)} {p.dtype}, "
-                f"{_bytes(p.nbytes)}" + (buffer if p.kind == "buffer" else "")
+                f"{_bytes(p.nbytes)}" + (buffer if p.kind == "buffer" else "") + tied
             )
     lines.append(
         _field(QCoreApplication.translate("ArchitectureDetails", "inputs"))

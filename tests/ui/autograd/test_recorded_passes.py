@@ -95,3 +95,26 @@ def test_a_node_explains_its_local_derivative_before_backward(panel):
     mul = next(n for n, d in panel.graph.graph.nodes(data=True) if d["op"] == "MulBackward0")
     panel.select_node(mul)
     assert "∂(x·c)/∂x = c = 3" in panel.details.toPlainText()
+
+
+def test_the_details_and_the_status_bar_count_the_same_nodes_and_say_what(qtbot, panel, workspace):
+    from tensorviz.core.script.examples import example_by_key
+
+    source = example_by_key("06_autograd").source
+    recorder = run_script(workspace, source)
+    panel.show_script_passes(recorder.passes, recorder.calls)
+    messages = []
+    panel.status_message.connect(messages.append)
+    with qtbot.waitSignal(panel.graph_shown, timeout=30_000):
+        panel.show_tensor("loss")
+    loss = workspace.tensor("loss")
+    functions, stack = {loss.grad_fn}, [loss.grad_fn]  # torch's own graph, walked here
+    while stack:
+        for next_fn, _ in stack.pop().next_functions:
+            if next_fn is not None and next_fn not in functions:
+                functions.add(next_fn)
+                stack.append(next_fn)
+    words = f"{len(functions)} backward nodes, 1 tensor"
+    assert len(functions) == 7 and len(recorder.passes[-1].record.visits) == len(functions)
+    assert words in panel.details.toPlainText()
+    assert any(words in message for message in messages), messages

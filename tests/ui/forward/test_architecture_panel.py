@@ -137,3 +137,28 @@ def test_linked_both_ways_with_the_backward_graph(panel, qtbot):
     assert panel.select_recorded(*selected.args)
     assert panel.selected == panel.current.architecture.shown_item(linear.id)
     graph_panel.shutdown()
+
+
+def test_a_tied_weight_is_named_in_the_details_and_counted_once(panel, qtbot):
+    import sys
+    from pathlib import Path
+
+    from tensorviz.core.forward.nested_layout import params_text
+    from tensorviz.core.forward.presets import ForwardSubject
+
+    sys.path.insert(0, str(Path(__file__).parents[2]))
+    from model_shapes import GPT2LMHeadModel
+
+    torch.manual_seed(0)
+    model = GPT2LMHeadModel(hidden=16, layers=2)
+    subject = ForwardSubject(model, (torch.randint(0, 100, (1, 5)),), "model(ids)")
+    panel.add_subject("test:gpt2", "test: GPT-2", lambda: subject)
+    _show(panel, qtbot, "test:gpt2")
+    intro = panel.details.toPlainText()
+    sentence = "lm_head.weight is tied to transformer.wte.weight: one tensor, counted once"
+    assert sentence in intro
+    assert params_text(sum(p.numel() for p in model.parameters())) in intro  # once, as torch
+    record = panel.current.architecture.record
+    head = next(c.id for c in record.calls.values() if c.module == "lm_head")
+    panel.select_item(head)
+    assert sentence in panel.details.toPlainText()
