@@ -1,7 +1,10 @@
-"""`tensorviz diff A B [--json] [--atol F --rtol F] [--only-changed]`: two checkpoints compared
-tensor by tensor, with git-diff exit codes so a CI job can ask "is the exported checkpoint still
-the trained one?": 0 equal (within tolerance), 1 they differ, 2 bad input (one line on stderr).
-Files are read by the Files area's safe reader: nothing in them ever runs."""
+"""`tensorviz diff A B [--json] [--atol F --rtol F] [--only-changed] [--strict-keys]`: two
+checkpoints compared tensor by tensor, with git-diff exit codes so a CI job can ask "is the
+exported checkpoint still the trained one?": 0 equal (within tolerance), 1 they differ, 2 bad
+input (one line on stderr). Tensors pair by their state-dict keys, however each side stores them
+(a folder, shards, a file); keys that differ by torch's wrappers alone (`module.` of DDP,
+`_orig_mod.` of torch.compile) are the same weights — "equal except key prefixes", exit 0 —
+unless --strict-keys. Files are read by the Files area's safe reader: nothing in them ever runs."""
 
 from __future__ import annotations
 
@@ -42,6 +45,14 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--only-changed", action="store_true", help=_("leave out tensors that are unchanged")
     )
+    parser.add_argument(
+        "--strict-keys",
+        action="store_true",
+        help=_(
+            "keys that differ only by torch's wrappers (module., _orig_mod.) make the "
+            "checkpoints differ (exit 1)"
+        ),
+    )
 
 
 def _run_diff(args: argparse.Namespace) -> int:
@@ -62,7 +73,8 @@ def _run_diff(args: argparse.Namespace) -> int:
                 "{calls} (none was made)"
             ).format(side=which, calls=", ".join(side.calls))
             print(f"tensorviz diff: {note}", file=sys.stderr)
-    comparison = compare_sides(*sides, atol=args.atol, rtol=args.rtol)
+    comparison = compare_sides(*sides, atol=args.atol, rtol=args.rtol,
+                               strict_keys=args.strict_keys)  # fmt: skip
     if args.json:
         print_json(comparison_json(comparison, args.only_changed))
     else:

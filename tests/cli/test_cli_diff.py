@@ -5,11 +5,14 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import torch
 
 from tensorviz.app import main
+
+sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/: checkpoint_containers, model_shapes
 
 
 class Payload:
@@ -121,3 +124,37 @@ def test_a_changed_plain_value_is_named_as_a_non_tensor_value_in_chinese(tmp_pat
     out = capsys.readouterr().out
     assert "1 个非张量的值不同" in out  # not the vague 普通值 ("ordinary value")
     assert "epoch 的值：3 → 4" in out
+
+
+def test_one_models_weights_in_five_containers_exit_0_pair_by_pair(tmp_path, capsys):
+    from checkpoint_containers import TIED, five_containers
+
+    paths = five_containers(tmp_path)
+    names = list(paths)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            assert main(["diff", "--json", str(paths[a]), str(paths[b])]) == 0, (a, b)
+            data = json.loads(capsys.readouterr().out)
+            assert data["equal"] and data["counts"]["renamed"] == 0 and data["values"] == []
+            keys = {t["key"] for t in data["tensors"]}
+            assert "transformer.h.0.attn.c_proj.bias" in keys  # state-dict keys, no file names
+            assert not any(".bin." in k or ".safetensors." in k for k in keys)
+            if "sharded" in a:
+                shards = {t["a"]["file"] for t in data["tensors"]}
+                assert len(shards) == 2 and all("-of-00002" in s for s in shards)
+            tied = [t for t in data["tensors"] if t["matched_by"] == "tied"]
+            assert [t["key"] for t in tied] == [TIED] * len(tied)
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # what torch.compile imports
+def test_a_compiled_models_checkpoint_is_equal_except_its_prefix(tmp_path, capsys):
+    from checkpoint_containers import gpt2_model
+
+    model = gpt2_model()
+    torch.save(torch.compile(model).state_dict(), tmp_path / "compiled.pt")
+    torch.save(model.state_dict(), tmp_path / "eager.pt")
+    paths = [str(tmp_path / "eager.pt"), str(tmp_path / "compiled.pt")]
+    assert main(["diff", *paths]) == 0
+    assert "Verdict: equal except key prefixes (_orig_mod. in B)." in capsys.readouterr().out
+    assert main(["diff", "--strict-keys", *paths]) == 1
+    assert "Verdict: they differ." in capsys.readouterr().out

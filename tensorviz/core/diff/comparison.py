@@ -18,9 +18,14 @@ from dataclasses import dataclass, field
 import torch
 
 from tensorviz.core.diff.freed_memory import give_back_freed_memory
-from tensorviz.core.diff.key_matching import KeyMatch, match_by_bytes, match_by_name
+from tensorviz.core.diff.key_matching import (
+    KeyMatch,
+    match_by_bytes,
+    match_by_name,
+    wrapper_difference,
+)
 from tensorviz.core.diff.sides import ComparedSide, TensorEntry
-from tensorviz.core.diff.storage_sharing import SharingChange, sharing_changes
+from tensorviz.core.diff.storage_sharing import SharingChange, sharing_changes, tied_matches
 from tensorviz.core.diff.tensor_difference import (
     ComparisonCancelledError,
     TensorComparison,
@@ -42,7 +47,8 @@ class TensorPair:
     key: str  # the name the row is shown and grouped under
     a: TensorEntry | None
     b: TensorEntry | None
-    matched_by: str | None = None  # "name" | "prefix" | "bytes" | "picked"; None: one side only
+    # "name" | "prefix" | "bytes" | "picked" | "tied"; None: one side only
+    matched_by: str | None = None
     status: str = "not_compared"
     bitwise_equal: bool | None = None
     values: ValueChange | None = None
@@ -51,6 +57,18 @@ class TensorPair:
     @property
     def renamed(self) -> bool:
         return self.a is not None and self.b is not None and self.a.key != self.b.key
+
+    @property
+    def counts_as_rename(self) -> bool:
+        """A key that changed: not a pick of two entries, not a tied weight saved once."""
+        return self.renamed and self.matched_by not in ("picked", "tied")
+
+    @property
+    def wrappers(self) -> tuple[list[str], list[str]] | None:
+        """The torch wrappers (module., _orig_mod.) that alone tell the two keys apart."""
+        if not self.counts_as_rename or self.matched_by != "prefix":
+            return None
+        return wrapper_difference(self.a.key, self.b.key)
 
     @property
     def relative_change(self) -> float | None:
@@ -95,6 +113,9 @@ class Comparison:
     values: list[ValueDifference] = field(default_factory=list)  # only values that differ
     values_compared: int = 0
     sharing: list[SharingChange] = field(default_factory=list)
+    # a folder's JSON files and file metadata one side alone has: (side "A"/"B", name, values)
+    beside_one_side: list[tuple[str, str, int]] = field(default_factory=list)
+    strict_keys: bool = False  # keys that differ by torch's wrappers alone make it differ
     cancelled: bool = False
     error: str | None = None  # one sentence: a file changed under us; the rows so far stay
 
@@ -103,7 +124,29 @@ class Comparison:
 
     @property
     def renames(self) -> int:
-        return sum(p.renamed and p.matched_by != "picked" for p in self.pairs)
+        return sum(p.counts_as_rename for p in self.pairs)
+
+    def key_changed(self, pair: TensorPair) -> bool:
+        """The pair's keys differ in a way that counts: any rename, but torch's wrappers
+        (module., _orig_mod.) only with strict_keys."""
+        if not pair.counts_as_rename:
+            return False
+        return self.strict_keys or pair.wrappers is None
+
+    def wrapper_prefixes(self) -> tuple[list[str], list[str]]:
+        """The wrappers A's and B's keys alone have, over every pair told apart by them."""
+        only_a: dict[str, None] = {}
+        only_b: dict[str, None] = {}
+        for pair in self.pairs:
+            if (wrappers := pair.wrappers) is not None:
+                only_a.update(dict.fromkeys(wrappers[0]))
+                only_b.update(dict.fromkeys(wrappers[1]))
+        return list(only_a), list(only_b)
+
+    @property
+    def equal_except_prefixes(self) -> bool:
+        """Equal, and some keys differ by torch's wrappers alone (a compiled or DDP model's)."""
+        return self.equal and any(p.wrappers is not None for p in self.pairs)
 
     def within_tolerance(self, pair: TensorPair) -> bool:
         if pair.status == "unchanged":
@@ -121,12 +164,8 @@ class Comparison:
             and self.error is None
             and not self.values
             and not self.sharing
-            and all(self.within_tolerance(p) and not _renamed(p) for p in self.pairs)
+            and all(self.within_tolerance(p) and not self.key_changed(p) for p in self.pairs)
         )
-
-
-def _renamed(pair: TensorPair) -> bool:
-    return pair.renamed and pair.matched_by != "picked"
 
 
 Progress = Callable[[int, int, str], None]  # done, total, what is being read
@@ -139,17 +178,24 @@ def compare_sides(
     rtol: float = 0.0,
     progress: Progress | None = None,
     should_stop: Callable[[], bool] = never,
+    strict_keys: bool = False,
 ) -> Comparison:
     """Everything that differs between two sides, B against A."""
-    result = Comparison(side_a, side_b, atol, rtol)
+    result = Comparison(side_a, side_b, atol, rtol, strict_keys=strict_keys)
     report = progress or (lambda _done, _total, _what: None)
-    result.values, result.values_compared = _value_differences(side_a, side_b)
+    result.values, result.values_compared, result.beside_one_side = _value_differences(
+        side_a, side_b
+    )
     if side_a.single and side_b.single:  # two picked entries: paired whatever their names
         (key_a,), (key_b,) = side_a.tensors, side_b.tensors
         matches, only_a, only_b = [KeyMatch(key_a, key_b, "picked")], [], []
     else:
         plan = match_by_name(side_a.tensors, side_b.tensors)
         matches, only_a, only_b = plan.matches, plan.only_a, plan.only_b
+        tied = tied_matches(side_a, side_b, matches, only_a, only_b)
+        matches += tied
+        only_a = [k for k in only_a if k not in {m.key_a for m in tied}]
+        only_b = [k for k in only_b if k not in {m.key_b for m in tied}]
     buffers = (ReadBuffer(), ReadBuffer())
     try:
         found = _bytes_matches(side_a, side_b, only_a, only_b, buffers[0], report, should_stop)
@@ -169,7 +215,21 @@ def compare_sides(
 
 
 def _value_differences(side_a: ComparedSide, side_b: ComparedSide):
-    plan = match_by_name(side_a.values, side_b.values)
+    """Plain values that differ, how many were compared, and the files beside a checkpoint
+    (a folder's config.json, a file's metadata) that one side alone has: those are not
+    compared, as a safetensors file's metadata is not compared with a .bin that has none."""
+    beside = ({v.beside for v in side_a.values.values()},
+              {v.beside for v in side_b.values.values()})  # fmt: skip
+    one_side = []
+    for name, side, other in (("A", side_a, beside[1]), ("B", side_b, beside[0])):
+        for file in dict.fromkeys(v.beside for v in side.values.values()):
+            if file and file not in other:
+                count = sum(v.beside == file for v in side.values.values())
+                one_side.append((name, file, count))
+    left_out = {file for _side, file, _count in one_side}
+    values_a = {k: v for k, v in side_a.values.items() if v.beside not in left_out}
+    values_b = {k: v for k, v in side_b.values.items() if v.beside not in left_out}
+    plan = match_by_name(values_a, values_b)
     differences = []
     for match in plan.matches:
         va, vb = side_a.values[match.key_a], side_b.values[match.key_b]
@@ -182,7 +242,7 @@ def _value_differences(side_a: ComparedSide, side_b: ComparedSide):
     for key in plan.only_b:
         differences.append(ValueDifference(key, None, side_b.values[key].text, None,
                                            side_b.values[key].file_key))  # fmt: skip
-    return differences, len(plan.matches)
+    return differences, len(plan.matches), one_side
 
 
 def _signature(info: TensorInfo):
@@ -201,40 +261,51 @@ def _bytes_matches(side_a, side_b, only_a, only_b, buffer, report, should_stop) 
     )
     done = [0]
 
-    def digest(side: ComparedSide, key: str) -> bytes:
+    def digest(side: ComparedSide, key: str) -> bytes | None:
+        """The entry's bytes hashed; None when every element has the same bytes (a constant)."""
         if should_stop():
             raise ComparisonCancelledError
         report(done[0], total, _("looking for renamed tensors: {key}").format(key=key))
         entry = side.tensors[key]
         hashed = hashlib.sha256()  # SHA-NI: twice blake2b's speed here
+        first, constant = None, True
         streamed = _blocks(entry, buffer)
-        if streamed is not None:
-            for block in streamed[2]:
-                hashed.update(block.view(torch.uint8).numpy())
-        else:
-            tensor = _read(entry, buffer)
-            hashed.update(tensor.contiguous().reshape(-1).view(torch.uint8).numpy())
-            del tensor
+        whole = streamed is None
+        blocks = [_read(entry, buffer).contiguous().reshape(-1)] if whole else streamed[2]
+        for block in blocks:
+            elements = block.reshape(-1, 1).view(torch.uint8)  # one row of bytes per element
+            first = elements[:1].clone() if first is None else first
+            constant = constant and bool((elements == first).all())
+            hashed.update(elements.numpy())
+        if whole:
+            blocks = block = elements = None  # the copy freed before the next is read
             give_back_freed_memory()
         done[0] += 1
-        return hashed.digest()
+        return None if constant else hashed.digest()
 
     return match_by_bytes(sig_a, sig_b, lambda k: digest(side_a, k), lambda k: digest(side_b, k))
 
 
 def _rows(side_a, side_b, matches: list[KeyMatch]) -> list[TensorPair]:
-    """One row per match and per key on one side only: A's order, then what only B has."""
-    by_a = {m.key_a: m for m in matches}
+    """One row per match and per key on one side only: A's order, then what only B has (and
+    B's tied keys that A saves once)."""
+    by_a = {m.key_a: m for m in matches if m.how != "tied"}
+    tied_b = {m.key_b: m for m in matches if m.how == "tied" and m.key_a in by_a}
+    by_a |= {m.key_a: m for m in matches if m.how == "tied" and m.key_b not in tied_b}
     matched_b = {m.key_b for m in matches}
     rows = []
     for key_a, entry in side_a.tensors.items():
         if key_a in by_a:
             match = by_a[key_a]
-            rows.append(TensorPair(match.key, entry, side_b.tensors[match.key_b], match.how))
+            key = key_a if match.how == "tied" else match.key
+            rows.append(TensorPair(key, entry, side_b.tensors[match.key_b], match.how))
         else:
             rows.append(TensorPair(key_a, entry, None, status="only_a"))
-    rows += [TensorPair(k, None, e, status="only_b") for k, e in side_b.tensors.items()
-             if k not in matched_b]  # fmt: skip
+    for key_b, entry in side_b.tensors.items():
+        if key_b in tied_b:
+            rows.append(TensorPair(key_b, side_a.tensors[tied_b[key_b].key_a], entry, "tied"))
+        elif key_b not in matched_b:
+            rows.append(TensorPair(key_b, None, entry, status="only_b"))
     return rows
 
 

@@ -12,13 +12,16 @@ from dataclasses import dataclass
 
 # Wrappers that may stand in for each other ("module.x" in A, "_orig_mod.x" in B).
 WRAPPER_PREFIXES = ("module", "_orig_mod", "model")
+# What torch's own wrappers add to every key: DistributedDataParallel / DataParallel `module.`,
+# torch.compile `_orig_mod.`; keys that differ by these alone name the same weights.
+TORCH_WRAPPERS = ("module", "_orig_mod")
 
 
 @dataclass(frozen=True)
 class KeyMatch:
     key_a: str
     key_b: str
-    how: str  # "name" | "prefix" | "bytes" | "picked"
+    how: str  # "name" | "prefix" | "bytes" | "picked" | "tied" (saved once on the other side)
 
     @property
     def renamed(self) -> bool:
@@ -56,10 +59,20 @@ def match_by_name(keys_a: Iterable[str], keys_b: Iterable[str]) -> KeyPlan:
     return KeyPlan(matches, left_a, left_b)
 
 
-def _unwrapped(key: str) -> str:
+def _unwrapped(key: str, wrappers: tuple[str, ...] = WRAPPER_PREFIXES) -> str:
     parts = key.split(".")
-    kept = [p for p in parts[:-1] if p not in WRAPPER_PREFIXES]
+    kept = [p for p in parts[:-1] if p not in wrappers]
     return ".".join([*kept, parts[-1]])
+
+
+def wrapper_difference(key_a: str, key_b: str) -> tuple[list[str], list[str]] | None:
+    """(wrappers only A's key has, wrappers only B's has) when the keys differ by torch's
+    wrappers alone ("_orig_mod.h.0.w" and "h.0.w": (["_orig_mod."], [])), else None."""
+    if key_a == key_b or _unwrapped(key_a, TORCH_WRAPPERS) != _unwrapped(key_b, TORCH_WRAPPERS):
+        return None
+    parts_a, parts_b = Counter(key_a.split(".")[:-1]), Counter(key_b.split(".")[:-1])
+    return ([f"{w}." for w in TORCH_WRAPPERS if parts_a[w] > parts_b[w]],
+            [f"{w}." for w in TORCH_WRAPPERS if parts_b[w] > parts_a[w]])  # fmt: skip
 
 
 def _wrapper_matches(left_a: list[str], left_b: list[str]) -> list[KeyMatch]:
@@ -121,22 +134,23 @@ def _without(key: str, head: str, segment: str) -> str | None:
 def match_by_bytes(
     only_a: dict[str, Hashable],
     only_b: dict[str, Hashable],
-    digest_a: Callable[[str], bytes],
-    digest_b: Callable[[str], bytes],
+    digest_a: Callable[[str], bytes | None],
+    digest_b: Callable[[str], bytes | None],
 ) -> list[KeyMatch]:
-    """Keys left over on both sides with the same signature (shape, dtype) and the same bytes.
-    Digests are asked for only where the other side has a key of the same signature."""
+    """Keys left over on both sides with the same signature (shape, dtype) and the same bytes,
+    where those bytes are one key's alone on each side: a digest of None (a constant: all zeros,
+    all ones, which many tensors hold) or one that several keys share pairs nothing. Digests are
+    asked for only where the other side has a key of the same signature."""
     signatures_b = Counter(only_b.values())
     signatures_a = Counter(only_a.values())
-    by_digest: dict[tuple, list[str]] = defaultdict(list)
+    by_digest_b: dict[tuple, list[str]] = defaultdict(list)
     for key, signature in only_b.items():
-        if signatures_a[signature]:
-            by_digest[(signature, digest_b(key))].append(key)
-    matches = []
+        if signatures_a[signature] and (digest := digest_b(key)) is not None:
+            by_digest_b[(signature, digest)].append(key)
+    by_digest_a: dict[tuple, list[str]] = defaultdict(list)
     for key, signature in only_a.items():
-        if not signatures_b[signature]:
-            continue
-        candidates = by_digest.get((signature, digest_a(key)))
-        if candidates:
-            matches.append(KeyMatch(key, candidates.pop(0), "bytes"))
-    return matches
+        if signatures_b[signature] and (digest := digest_a(key)) is not None:
+            by_digest_a[(signature, digest)].append(key)
+    return [KeyMatch(keys[0], by_digest_b[found][0], "bytes")
+            for found, keys in by_digest_a.items()
+            if len(keys) == 1 and len(by_digest_b.get(found, ())) == 1]  # fmt: skip

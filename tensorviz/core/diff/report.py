@@ -8,7 +8,7 @@ import math
 from tensorviz.core.diff.comparison import STATUSES, Comparison, TensorPair
 from tensorviz.core.diff.summaries import percent, status_words, summary_lines
 from tensorviz.core.files.text import joined
-from tensorviz.core.translation import _
+from tensorviz.core.translation import _, ngettext
 
 
 def figure(value: float | None) -> str:
@@ -21,7 +21,12 @@ def figure(value: float | None) -> str:
 
 def status_text(pair: TensorPair) -> str:
     words = status_words()[pair.status]
-    if pair.renamed and pair.matched_by != "picked":
+    if pair.matched_by == "tied":
+        text = (_("{status}, tied to {key} (A saves it once)") if pair.key == pair.b.key
+                else _("{status}, tied to {key} (B saves it once)"))  # fmt: skip
+        partner = pair.a.key if pair.key == pair.b.key else pair.b.key
+        return text.format(status=words, key=partner)
+    if pair.counts_as_rename:
         renamed = (
             _("{status}, renamed (identical bytes)")
             if pair.matched_by == "bytes"
@@ -32,10 +37,32 @@ def status_text(pair: TensorPair) -> str:
 
 
 def pair_name(pair: TensorPair) -> str:
-    """'key', or 'old → new' for a rename."""
-    if pair.renamed:
-        return f"{pair.a.key} → {pair.b.key}"
-    return pair.key
+    """'key', or 'old → new' for a rename; an optimizer's state with its parameter's name:
+    'optimizer.state.15.exp_avg_sq (of transformer.h.2.mlp.c_proj.weight)'."""
+    name = pair.key
+    if pair.renamed and pair.matched_by != "tied":
+        name = f"{pair.a.key} → {pair.b.key}"
+    parameters = [e.parameter for e in (pair.a, pair.b) if e is not None and e.parameter]
+    if parameters:
+        of = parameters[0] if len(set(parameters)) == 1 else " → ".join(parameters)
+        name = _("{key} (of {parameter})").format(key=name, parameter=of)
+    return name
+
+
+def stored_in(pair: TensorPair) -> str:
+    """The files a pair's entries are stored in, when a side is a folder or shards: 'A in
+    model.safetensors, B in pytorch_model-00001-of-00002.bin'; "" otherwise."""
+    parts = []
+    for side, entry in (("A", pair.a), ("B", pair.b)):
+        if entry is not None and entry.source:
+            text = _("A in {file}") if side == "A" else _("B in {file}")
+            parts.append(text.format(file=entry.source))
+    return joined(parts, items=True)
+
+
+def weights_first(pair: TensorPair) -> int:
+    """0 for a weight, 1 for an optimizer's state: weights are listed first."""
+    return int(any(e is not None and e.optimizer_state for e in (pair.a, pair.b)))
 
 
 def change_text(pair: TensorPair) -> str:
@@ -97,18 +124,49 @@ def overall_line(comparison: Comparison) -> str:
         extra.append(_("{n} only in B").format(n=count))
     if comparison.renames:
         extra.append(_("{n} renamed").format(n=comparison.renames))
+    if tied := sum(p.matched_by == "tied" for p in comparison.pairs):
+        saved_once = ngettext(
+            "{n} tied weight saved once on one side",
+            "{n} tied weights saved once on one side",
+            tied,
+        )
+        extra.append(saved_once.format(n=tied))
     if comparison.values:
         extra.append(_("{n} plain value(s) differ").format(n=len(comparison.values)))
     if comparison.sharing:
         extra.append(
             _("{n} tied-weight group(s) split or merged").format(n=len(comparison.sharing))
         )
+    for side, file, count in comparison.beside_one_side:
+        text = (
+            ngettext("{file} only in A ({n} value, not compared)",
+                     "{file} only in A ({n} values, not compared)", count) if side == "A"
+            else ngettext("{file} only in B ({n} value, not compared)",
+                          "{file} only in B ({n} values, not compared)", count)
+        )  # fmt: skip
+        extra.append(text.format(file=file, n=count))
     text = joined([head, *extra])
     if comparison.cancelled:
         return _("Cancelled — found so far: {found}").format(found=text)
     if comparison.error:
         return _("Stopped: {error} Found so far: {found}").format(
             error=comparison.error, found=text
+        )
+    if comparison.equal_except_prefixes:
+        prefixes_a, prefixes_b = comparison.wrapper_prefixes()
+        where = [_("{prefixes} in A").format(prefixes=", ".join(prefixes_a))] if prefixes_a else []
+        if prefixes_b:
+            where.append(_("{prefixes} in B").format(prefixes=", ".join(prefixes_b)))
+        verdict = (
+            _("{found}. Verdict: equal within atol {atol}, rtol {rtol}, except key prefixes "
+              "({where}).") if comparison.atol or comparison.rtol
+            else _("{found}. Verdict: equal except key prefixes ({where}).")
+        )  # fmt: skip
+        return verdict.format(
+            found=text,
+            atol=f"{comparison.atol:g}",
+            rtol=f"{comparison.rtol:g}",
+            where=joined(where, items=True),
         )
     if comparison.atol or comparison.rtol:
         verdict = (
@@ -127,12 +185,13 @@ def overall_line(comparison: Comparison) -> str:
 
 def _shown(comparison: Comparison, only_changed: bool) -> list[TensorPair]:
     return [p for p in comparison.pairs if not (only_changed and p.status == "unchanged"
-                                                and not p.renamed)]  # fmt: skip
+                                                and not comparison.key_changed(p))]  # fmt: skip
 
 
 def ranked(pairs: list[TensorPair]) -> list[TensorPair]:
-    """Largest relative change first; rows without a figure after, in their order."""
-    return sorted(pairs, key=lambda p: -(p.relative_change or 0.0))
+    """Weights, then optimizer state; each largest relative change first, rows without a figure
+    after, in their order."""
+    return sorted(pairs, key=lambda p: (weights_first(p), -(p.relative_change or 0.0)))
 
 
 def report_lines(comparison: Comparison, only_changed: bool = False) -> list[str]:
@@ -179,6 +238,8 @@ def _facts(entry) -> dict | None:
     return {
         "key": entry.key,
         "file_key": entry.file_key,
+        "file": entry.source or None,
+        "parameter": entry.parameter or None,
         "shape": None if info.shape is None else list(info.shape),
         "dtype": info.dtype,
         "layout": info.layout,
@@ -197,7 +258,7 @@ def pair_json(pair: TensorPair) -> dict:
     data = {
         "key": pair.key,
         "status": pair.status,
-        "renamed": pair.renamed and pair.matched_by != "picked",
+        "renamed": pair.counts_as_rename,
         "matched_by": pair.matched_by,
         "a": _facts(pair.a),
         "b": _facts(pair.b),
@@ -231,6 +292,8 @@ def comparison_json(comparison: Comparison, only_changed: bool = False) -> dict:
         "a": side(comparison.side_a),
         "b": side(comparison.side_b),
         "equal": comparison.equal,
+        "equal_except_prefixes": comparison.equal_except_prefixes,
+        "strict_keys": comparison.strict_keys,
         "atol": comparison.atol,
         "rtol": comparison.rtol,
         "cancelled": comparison.cancelled,
@@ -239,7 +302,12 @@ def comparison_json(comparison: Comparison, only_changed: bool = False) -> dict:
             **{status: comparison.count(status) for status in STATUSES},
             "renamed": comparison.renames,
             "values_differ": len(comparison.values),
+            "tied": sum(p.matched_by == "tied" for p in comparison.pairs),
         },
+        "not_compared_beside": [
+            {"side": side, "file": file, "values": count}
+            for side, file, count in comparison.beside_one_side
+        ],
         "summary": summary_lines(comparison),
         "tensors": [pair_json(p) for p in _shown(comparison, only_changed)],
         "values": [

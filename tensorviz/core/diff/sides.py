@@ -24,6 +24,7 @@ from tensorviz.core.files.inspection import (
     TensorInfo,
     inspect_file,
 )
+from tensorviz.core.files.state_keys import METADATA
 from tensorviz.core.files.tree import value_text
 from tensorviz.core.translation import _
 
@@ -34,7 +35,7 @@ class SideError(Exception):
 
 @dataclass(frozen=True)
 class TensorEntry:
-    key: str  # dotted, below the side's root: "encoder.layers.0.weight"
+    key: str  # its state-dict key, below the side's root: "encoder.layers.0.weight"
     file_key: str  # as the file has it: "['state_dict']['encoder.layers.0.weight']"
     info: TensorInfo
     read: Callable[[], torch.Tensor] = field(repr=False, compare=False)  # a copy in memory
@@ -46,6 +47,9 @@ class TensorEntry:
     blocks: Callable[[int, ReadBuffer], tuple | None] | None = field(
         default=None, repr=False, compare=False
     )
+    source: str = ""  # the file it is stored in, in a folder or a sharded checkpoint
+    optimizer_state: bool = False  # an optimizer's moment or step, not a weight
+    parameter: str = ""  # an optimizer's state: the parameter it belongs to, where proven
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,9 @@ class ValueEntry:
     file_key: str
     text: str  # the Files area's short repr of the value
     compared: str = ""  # what is compared: the same repr with its words in English
+    # beside the checkpoint, not in it: a folder's JSON file ("config.json"), a file's metadata
+    # ("__metadata__"); compared only with the other side's same file
+    beside: str = ""
 
     def same_as(self, other: ValueEntry) -> bool:
         return (self.compared or self.text) == (other.compared or other.text)
@@ -103,15 +110,17 @@ def side_of_inspection(inspection: FileInspection, node: Node | None = None) -> 
         key = root.name if root is not inspection.root else name
         tensors[key] = _tensor_entry(inspection, root, key)
     else:
-        for leaf, key in _leaves(root, []):
+        whole = root is inspection.root
+        for leaf, path in _leaves(root, []):
+            key = leaf.state_key if whole and leaf.state_key else path
             if key in tensors or key in values:  # {"a.b": …} beside {"a": {"b": …}}
                 key = leaf.key_text()
             if leaf.kind == "tensor":
                 tensors[key] = _tensor_entry(inspection, leaf, key)
             else:
-                values[key] = ValueEntry(
-                    key, leaf.key_text(), _value_text(leaf), _value_text(leaf, translated=False)
-                )
+                values[key] = ValueEntry(key, leaf.key_text(), _value_text(leaf),
+                                         _value_text(leaf, translated=False),
+                                         _beside(inspection, leaf, key))  # fmt: skip
     calls = tuple(dict.fromkeys(call.callable_name for call in inspection.calls))
     return ComparedSide(label, inspection.path, inspection.format, tensors, values,
                         single=root.kind == "tensor", calls=calls)  # fmt: skip
@@ -152,7 +161,17 @@ def _value_text(node: Node, translated: bool = True) -> str:
 def _tensor_entry(inspection: FileInspection, node: Node, key: str) -> TensorEntry:
     read = partial(inspection.tensor_at, node.access)
     blocks = partial(inspection.tensor_blocks, node.access)
-    return TensorEntry(key, node.key_text(), node.tensor, read, read, blocks)
+    return TensorEntry(key, node.key_text(), node.tensor, read, read, blocks, node.source,
+                       node.optimizer_state, node.parameter)  # fmt: skip
+
+
+def _beside(inspection: FileInspection, leaf: Node, key: str) -> str:
+    """The file beside the checkpoint a plain value comes from (a folder's config.json), or
+    "__metadata__" for a file's header metadata; "" for the checkpoint's own values."""
+    part = inspection.file_parts.get(leaf.access[:1])
+    if part is not None and part.format == "json":
+        return part.name
+    return METADATA if key.split(".")[0] == METADATA else ""
 
 
 def node_at_path(inspection: FileInspection, path: str) -> Node | None:

@@ -59,3 +59,39 @@ def _apart(one: ComparedSide, other: ComparedSide, pairs: list[KeyMatch], kind: 
 def _storage_or_own(side: ComparedSide, key: str):
     storage = side.storage_of(key)
     return ("own", key) if storage is None else storage
+
+
+def _alias(side: ComparedSide, key: str):
+    """What makes two entries one tensor: the same storage, offset, shape, stride and dtype."""
+    info = side.tensors[key].info
+    if not info.plain:
+        return None
+    return info.storage_id, info.storage_offset, info.shape, info.stride, info.dtype
+
+
+def tied_matches(side_a: ComparedSide, side_b: ComparedSide, matches: list[KeyMatch],
+                 only_a: list[str], only_b: list[str]) -> list[KeyMatch]:  # fmt: skip
+    """Tied weights saved once: a key on one side only that is, on its own side, the same tensor
+    as a matched key whose partner stands alone on the other side (GPT-2's `lm_head.weight`, tied
+    to `transformer.wte.weight`: torch.save keeps both keys, safetensors and save_pretrained one).
+    Each is paired with that partner, how="tied"; A's key first, as every match."""
+    found = []
+    for one, other, only, flip in ((side_a, side_b, only_a, False), (side_b, side_a, only_b, True)):
+        partner = {(m.key_b if flip else m.key_a): (m.key_a if flip else m.key_b) for m in matches}
+        matched_alias: dict = {}
+        for key in one.tensors:
+            if key in partner and (alias := _alias(one, key)) is not None:
+                matched_alias.setdefault(alias, key)
+        for key in only:
+            tied_to = matched_alias.get(_alias(one, key))
+            if tied_to is None or _aliased_elsewhere(other, partner[tied_to]):
+                continue
+            pair = (partner[tied_to], key) if flip else (key, partner[tied_to])
+            found.append(KeyMatch(*pair, "tied"))
+    return found
+
+
+def _aliased_elsewhere(side: ComparedSide, key: str) -> bool:
+    """The entry has another key on its side that is the same tensor (it is not saved once)."""
+    alias = _alias(side, key)
+    return alias is None or any(k != key and _alias(side, k) == alias for k in side.tensors)

@@ -34,7 +34,7 @@ class LayerChange:
 
     @property
     def renamed(self) -> int:
-        return sum(p.renamed and p.matched_by != "picked" for p in self.pairs)
+        return sum(p.counts_as_rename for p in self.pairs)
 
     @property
     def relative(self) -> float | None:
@@ -143,7 +143,7 @@ def status_words() -> dict[str, str]:
 def layer_summary(name: str, pairs: list[TensorPair]) -> str:
     counts = {status: sum(p.status == status for p in pairs) for status in
               ("changed", "unchanged", "only_a", "only_b", "not_compared")}  # fmt: skip
-    renamed = sum(p.renamed and p.matched_by != "picked" for p in pairs)
+    renamed = sum(p.counts_as_rename for p in pairs)
     n = len(pairs)
     tensors = ngettext("{n} tensor", "{n} tensors", n).format(n=n)
     if counts["unchanged"] == n:

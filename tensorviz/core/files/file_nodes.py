@@ -70,6 +70,9 @@ class Node:
     class_name: str = ""  # "object"/"module": the class; "call": the callable
     danger: str | None = None  # "call": what it would do when the callable is known to run code
     source: str = ""  # the file (shard) an entry comes from, in a folder or a sharded index
+    state_key: str = ""  # its key as the model sees it (state_keys.py): "transformer.h.0.ln_1.b"
+    optimizer_state: bool = False  # below an optimizer's `state` (optimizer_names.py)
+    parameter: str = ""  # an optimizer's state: the parameter it belongs to, where proven
 
     def key_text(self) -> str:
         return access_text(self.access)

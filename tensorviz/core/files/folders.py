@@ -35,6 +35,7 @@ class FilePart:
 
     name: str  # relative to the folder opened
     label: str  # its format, in words
+    format: str | None = None  # the reader's key ("safetensors", "index", "json", ...)
 
 
 def read_folder_like(path: str, fmt: str) -> FileContent:
@@ -89,7 +90,7 @@ def _read_folder(folder: str, prefix: str, content: FileContent, depth: int) -> 
             _add(content, key, full, "index")
         elif name.endswith(".json"):
             content.obj[key] = _json_value(full, content)
-            content.parts[(key,)] = FilePart(key, "JSON")
+            content.parts[(key,)] = FilePart(key, "JSON", "json")
         elif name.endswith(CHECKPOINT_SUFFIXES):
             _add(content, key, full, None)
         else:
@@ -112,9 +113,9 @@ def _add(content: FileContent, key: str, full: str, fmt: str | None) -> None:
         content.notes.append(f"{key}: {one_line(words, 200)}")
         return
     content.obj[key] = part.obj
-    content.parts[(key,)] = FilePart(key, format_label(part.format))
+    content.parts[(key,)] = FilePart(key, format_label(part.format), part.format)
     for access, inner in part.parts.items():
-        content.parts[(key, *access)] = FilePart(f"{key}/{inner.name}", inner.label)
+        content.parts[(key, *access)] = FilePart(f"{key}/{inner.name}", inner.label, inner.format)
     folder = os.path.dirname(key)
     for access, source in part.sources.items():
         content.sources[(key, *access)] = f"{folder}/{source}" if folder else source

@@ -22,8 +22,10 @@ from tensorviz.core.files.folders import mark_sources, read_folder_like
 from tensorviz.core.files.formats import detect_format, extension_note, format_label
 from tensorviz.core.files.json_tree import inspection_json
 from tensorviz.core.files.open_requests import path_problem
+from tensorviz.core.files.optimizer_names import name_optimizer_state
 from tensorviz.core.files.quoting import one_line
 from tensorviz.core.files.readers import FileContent, read_file
+from tensorviz.core.files.state_keys import mark_state_keys
 from tensorviz.core.files.storages import share_storages, sum_bytes
 from tensorviz.core.files.tree import build_tree, walk
 from tensorviz.core.files.value_blocks import streamable_record, value_blocks
@@ -225,6 +227,8 @@ def _describe(result: FileInspection) -> None:
     )
     sum_bytes(result.root)
     mark_sources(result)
+    mark_state_keys(result)
+    name_optimizer_state(result)
     special = [n for n in result.entries if n.tensor.storage_id is None]
     if special:
         kinds = sorted({n.tensor.layout if n.tensor.device != "meta" else "meta" for n in special})

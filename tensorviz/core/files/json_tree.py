@@ -1,6 +1,7 @@
-"""`tensorviz inspect --json`: the whole tree as JSON — tensor entries, plain values, objects
-(`{"kind": "object", "class": ..., "state": {...}}`), calls (`{"kind": "call", "callable": ...,
-"args": [...]}`), notes, metadata and what torch's loaders would do with the file."""
+"""`tensorviz inspect --json`: the whole tree as JSON — tensor entries (the values of small ones),
+plain values, objects (`{"kind": "object", "class": ..., "state": {...}}`), calls (`{"kind":
+"call", "callable": ..., "args": [...]}`), notes, metadata and what torch's loaders would do with
+the file."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tensorviz.core.files.small_values import small_values, value_json
 from tensorviz.core.files.stand_ins import Appended, Arg, Attr, Kwarg
 
 if TYPE_CHECKING:
@@ -20,13 +22,15 @@ MAX_TEXT = 10_000
 
 
 def inspection_json(inspection) -> dict:
+    """The JSON of an inspection; tensors of at most 8 elements are read for their values."""
+    values = {key: value_json(tensor) for key, tensor in small_values(inspection).items()}
     return {
         "path": inspection.path,
         "format": inspection.format,
         "safe": inspection.safe,
         "unsafe_globals": list(inspection.unsafe_globals),
-        "entries": [tensor_json(node) for node in inspection.entries],
-        "tree": node_json(inspection.root) if inspection.root is not None else None,
+        "entries": [tensor_json(node, values) for node in inspection.entries],
+        "tree": node_json(inspection.root, values) if inspection.root is not None else None,
         "notes": list(inspection.notes),
         "metadata": inspection.metadata,
         **inspection.safety.to_json(inspection.path),
@@ -34,10 +38,13 @@ def inspection_json(inspection) -> dict:
     }
 
 
-def tensor_json(node: Node) -> dict:
+def tensor_json(node: Node, values: dict | None = None) -> dict:
+    """A tensor entry; "value": its values when `values` (id(node) → JSON) has them."""
     info: TensorInfo = node.tensor
-    return {
+    data = {
         "key": node.key_text(),
+        "state_key": node.state_key,
+        "parameter": node.parameter or None,
         "shape": _listed(info.shape),
         "dtype": info.dtype,
         "device": info.device,
@@ -51,12 +58,15 @@ def tensor_json(node: Node) -> dict:
         "file": node.source or None,
         "problem": info.problem,
     }
+    if values is not None and id(node) in values:
+        data["value"] = values[id(node)]
+    return data
 
 
-def node_json(node: Node) -> dict:
+def node_json(node: Node, values: dict | None = None) -> dict:
     kind = node.kind
     if kind == "tensor":
-        return {"kind": "tensor", **tensor_json(node)}
+        return {"kind": "tensor", **tensor_json(node, values)}
     if kind in ("value", "missing", "global", "text"):
         data = {"kind": kind, "text": node.value_text}
         if kind == "value":
@@ -68,33 +78,35 @@ def node_json(node: Node) -> dict:
             data["name"] = node.class_name
         return data
     if kind in ("list", "tuple"):
-        return {"kind": kind, "items": [node_json(c) for c in node.children]}
+        return {"kind": kind, "items": [node_json(c, values) for c in node.children]}
     if kind == "call":
         return {"kind": "call", "callable": node.class_name, "text": node.value_text,
-                "danger": node.danger, **_members(node)}  # fmt: skip
+                "danger": node.danger, **_members(node, values)}  # fmt: skip
     if kind in ("object", "module"):
-        return {"kind": kind, "class": node.class_name, **_members(node)}
-    data = {"kind": kind, "items": {c.name: node_json(c) for c in node.children}}
+        return {"kind": kind, "class": node.class_name, **_members(node, values)}
+    data = {"kind": kind, "items": {c.name: node_json(c, values) for c in node.children}}
+    if node.parameter:
+        data["parameter"] = node.parameter
     if kind == "file" and node.value_text:
         data["format"] = node.value_text
     return data
 
 
-def _members(node: Node) -> dict:
+def _members(node: Node, values: dict | None) -> dict:
     """An object's or call's children, by what they are: args, kwargs, state, items, appended."""
     parts: dict = {}
     for child in node.children:
         step = child.access[-1] if child.access else None
         if isinstance(step, Arg):
-            parts.setdefault("args", []).append(node_json(child))
+            parts.setdefault("args", []).append(node_json(child, values))
         elif isinstance(step, Kwarg):
-            parts.setdefault("kwargs", {})[step.name] = node_json(child)
+            parts.setdefault("kwargs", {})[step.name] = node_json(child, values)
         elif isinstance(step, Attr):
-            parts.setdefault("state", {})[child.name] = node_json(child)
+            parts.setdefault("state", {})[child.name] = node_json(child, values)
         elif isinstance(step, Appended):
-            parts.setdefault("appended", []).append(node_json(child))
+            parts.setdefault("appended", []).append(node_json(child, values))
         else:
-            parts.setdefault("items", {})[child.name] = node_json(child)
+            parts.setdefault("items", {})[child.name] = node_json(child, values)
     if node.kind == "call":
         parts.setdefault("args", [])
     if node.kind in ("object", "module"):

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from tensorviz.core.explain.errors import ExplainedError
 from tensorviz.core.files.inspection import FileInspection, Node, access_text
 from tensorviz.core.files.quoting import one_line, quoted
+from tensorviz.core.files.small_values import small_values, value_words
 from tensorviz.core.files.stand_ins import STEPS
 from tensorviz.core.translation import _, ngettext
 
@@ -84,7 +85,8 @@ def sharing_text(node: Node, inspection: FileInspection) -> str:
 
 
 def tree_lines(inspection: FileInspection) -> list[str]:
-    """The tree as indented text lines (what `tensorviz inspect` prints)."""
+    """The tree as indented text lines (what `tensorviz inspect` prints): tensors of at most 8
+    elements with their values, read from the file."""
     lines = [inspection.path, _("format: {label}").format(label=inspection.format_label)]
     lines += [_("note: {note}").format(note=one_line(note, 2000)) for note in inspection.notes]
     lines += [
@@ -93,11 +95,16 @@ def tree_lines(inspection: FileInspection) -> list[str]:
     ]
     if inspection.root is None:
         return lines
+    values = small_values(inspection)
 
     def walk(node: Node, depth: int) -> None:
         share = sharing_text(node, inspection)
         size = format_bytes(node.total_bytes) if node.kind not in NO_BYTES else ""
         text = f"{'  ' * depth}{quoted(node.name, 120, quote=False)}  {node_summary(node)}"
+        if id(node) in values:
+            text += f"  {value_words(values[id(node)])}"
+        if node.parameter and (node.parent is None or node.parent.parameter != node.parameter):
+            text += "  " + _("for {parameter}").format(parameter=node.parameter)
         source = node.source and f"({node.source})"
         parts = (text, size, share and f"[{share}]", source)
         lines.append("  ".join(part for part in parts if part))

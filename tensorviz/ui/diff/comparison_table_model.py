@@ -18,7 +18,15 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QFont
 
 from tensorviz.core.diff.comparison import Comparison, TensorPair
-from tensorviz.core.diff.report import appeared_texts, change_text, figure, pair_name, status_text
+from tensorviz.core.diff.report import (
+    appeared_texts,
+    change_text,
+    figure,
+    pair_name,
+    status_text,
+    stored_in,
+    weights_first,
+)
 from tensorviz.core.diff.summaries import LayerChange, layer_changes, layer_summary, percent
 from tensorviz.core.files.text import joined
 from tensorviz.ui.files.placeholders import filled
@@ -60,7 +68,7 @@ FILTERS = {  # name → (label, which pairs)
     ),
     "renamed": (
         QT_TRANSLATE_NOOP("ComparisonTableModel", "Renamed"),
-        lambda p: p.renamed and p.matched_by != "picked",
+        lambda p: p.counts_as_rename,
     ),
     "not_compared": (
         QT_TRANSLATE_NOOP("ComparisonTableModel", "Not compared"),
@@ -175,9 +183,11 @@ class ComparisonTableModel(QAbstractTableModel):
         return not self._text or self._text in pair_name(pair).lower()
 
     def _ordered(self, pairs: list[TensorPair]) -> list[TensorPair]:
+        """By the sort column, weights before an optimizer's state in either direction."""
         column = self._sort_column
         reverse = self._descending if _numeric(column) else not self._descending
-        return sorted(pairs, key=lambda p: _sort_value(p, column), reverse=reverse)
+        ordered = sorted(pairs, key=lambda p: _sort_value(p, column), reverse=reverse)
+        return sorted(ordered, key=weights_first)  # stable: the column's order within each
 
     def _arrange(self) -> None:
         self.beginResetModel()
@@ -189,6 +199,7 @@ class ComparisonTableModel(QAbstractTableModel):
             if _numeric(self._sort_column):  # the layer whose top row is largest first
                 column = self._sort_column
                 groups.sort(key=lambda g: _sort_value(g[1][0], column), reverse=self._descending)
+            groups.sort(key=lambda g: weights_first(g[1][0]))  # weights, then optimizer state
             for layer, pairs in groups:
                 self._rows.append(_Row(layer))
                 self._rows += [_Row(layer, pair) for pair in pairs]
@@ -242,7 +253,8 @@ class ComparisonTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return self._cell(pair, column)
         if role == Qt.ItemDataRole.ToolTipRole:
-            lines = [pair_name(pair), status_text(pair), change_text(pair), *pair.notes]
+            lines = [pair_name(pair), status_text(pair), stored_in(pair), change_text(pair),
+                     *pair.notes]  # fmt: skip
             return "\n".join(line for line in lines if line)
         if role == Qt.ItemDataRole.ForegroundRole and column in (0, 1):
             role_name = STATUS_COLOURS.get(pair.status)

@@ -188,3 +188,27 @@ def test_a_pair_without_plain_values_says_why(qtbot, panel, tmp_path):
     with qtbot.waitSignal(panel.status_message) as message:
         assert panel.open_pair(row) is None
     assert "sparse_coo" in message.args[0] and not comparison.equal
+
+
+def test_one_models_weights_in_five_containers_are_equal_in_the_compare_area(
+    qtbot, panel, tmp_path
+):
+    import itertools
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parents[2]))
+    from checkpoint_containers import five_containers
+
+    paths = five_containers(tmp_path)
+    for a, b in itertools.combinations(paths, 2):
+        comparison = run(qtbot, panel, paths[a], paths[b])
+        assert comparison.equal, (a, b)
+        assert "Verdict: equal." in panel.summary_label.text(), (a, b)
+        assert panel.model.count("renamed") == 0 and panel.model.count("changed") == 0
+    sharded = run(qtbot, panel, paths["bin-sharded"], paths["safetensors-sharded"])
+    row = next(r for r in range(panel.model.rowCount()) if panel.model.pair(r) is not None)
+    tip = panel.model.data(panel.model.index(row, 0), Qt.ItemDataRole.ToolTipRole)
+    pair = panel.model.pair(row)
+    assert f"A in {pair.a.source}, B in {pair.b.source}" in tip and "-of-00002" in pair.a.source
+    assert sharded.equal
