@@ -23,12 +23,15 @@ _POLL_S = 0.05
 class LimitedRun:
     result: ScriptResult | None  # None: the run did not end within the grace after its stop
     stopped_by: str = ""  # "" | "timeout" | "interrupt" (Ctrl+C)
-    threads_left: list[threading.Thread] = field(default_factory=list)  # started, still running
+    # still running after the run: the ones the script's own code started (script_threads.py),
+    # and those libraries started for themselves (IPython's history thread), never reported
+    threads_left: list[threading.Thread] = field(default_factory=list)
+    library_threads_left: list[threading.Thread] = field(default_factory=list)
 
     @property
     def non_daemon_threads_left(self) -> list[threading.Thread]:
-        """Threads Python would wait for at exit (the script started them and left them)."""
-        return [t for t in self.threads_left if not t.daemon]
+        """Threads Python would wait for at exit, whoever started them."""
+        return [t for t in [*self.threads_left, *self.library_threads_left] if not t.daemon]
 
 
 def run_with_limits(
@@ -71,4 +74,6 @@ def run_with_limits(
     started = [
         t for t in threading.enumerate() if t not in before and t is not runner and t.is_alive()
     ]
-    return LimitedRun(outcome.get("result"), stopped_by, started)
+    own = [t for t in started if t in script_run.thread_starts.own]
+    others = [t for t in started if t not in own]
+    return LimitedRun(outcome.get("result"), stopped_by, own, others)
