@@ -139,8 +139,8 @@ class ScriptPanel(RunOutcomes, Retranslating, FollowsAppearance, QWidget):
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left)
         self.splitter.addWidget(right)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)  # room for the Captured list's autograd columns
+        self.splitter.setStretchFactor(0, 8)
+        self.splitter.setStretchFactor(1, 7)  # room for the Captured list's columns (1280 px)
         self.splitter.setChildrenCollapsible(False)
         self.interpreter = QLabel()
         self.interpreter.setObjectName("scriptInterpreter")
