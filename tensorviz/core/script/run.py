@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
+from tensorviz.core.explain.error_origin import error_origin
 from tensorviz.core.explain.errors import ExplainedError
 from tensorviz.core.forward.module_tags import tagging_modules
 from tensorviz.core.script.capture import ScriptCapture, capture_namespace
@@ -87,7 +88,7 @@ class ScriptFailure:
     traceback: str  # trimmed to the user's code
     line: int  # the script line that failed (0: unknown)
     explained: ExplainedError
-    torch_error: bool  # raised inside torch, or has a known explanation
+    torch_error: bool  # shown explained: a rule knows it, or torch raised it (error_origin.py)
     exit_code: int | None = None  # sys.exit(N) / exit(N): the status `python SCRIPT.py` exits with
 
 
@@ -269,8 +270,10 @@ class ScriptRun:
             exit_code = _exit_status(error.code)
         if isinstance(error, ModuleNotFoundError):
             explained = missing_module_explained(error, self.script_file.folder)
-        from_torch = explained.kind != "unknown" or _raised_in_torch(error)
-        failure = ScriptFailure(trimmed.text, trimmed.line, explained, from_torch, exit_code)
+        # explained below the traceback: a rule's explanation, or torch's error no rule knows;
+        # another's error without a rule (the user's own raise) is its traceback, as in Python
+        shown = explained.kind not in ("unknown", "not_torch") or _raised_in_torch(error)
+        failure = ScriptFailure(trimmed.text, trimmed.line, explained, shown, exit_code)
         return trimmed.line, None, failure
 
     def _enter_user_code(self) -> None:
@@ -295,11 +298,8 @@ class ScriptRun:
 
 
 def _raised_in_torch(error: BaseException) -> bool:
-    tb = error.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    module = tb.tb_frame.f_globals.get("__name__", "") if tb is not None else ""
-    return module.startswith("torch") or type(error).__module__.startswith("torch")
+    found = error_origin(error)
+    return found is not None and found.library == "torch"
 
 
 def _exit_status(code) -> int:
