@@ -1,5 +1,7 @@
 """Explanations for the NumPy and pandas errors a learner meets beside torch (the preliminaries of
-*Dive into Deep Learning*: data preprocessing with pandas, NumPy arrays made from tensors).
+*Dive into Deep Learning*: data preprocessing with pandas, NumPy arrays made from tensors), and
+for Python's own errors whose cause is torch's way of working (`w.grad.zero_()` while .grad is
+still None, in linear regression from scratch).
 They are tried only for errors NumPy or pandas raised (error_origin.py), and each fix is theirs:
 `a = a + 0.5` for an ndarray, `mean(numeric_only=True)` for a DataFrame, never `.to(dtype)`.
 
@@ -18,8 +20,10 @@ from tensorviz.core.translation import _
 
 NUMPY_RULES: list[Rule] = []
 PANDAS_RULES: list[Rule] = []
+PYTHON_RULES: list[Rule] = []  # Python's own errors where torch's way of working is the cause
 _numpy_rule = rule_into(NUMPY_RULES, "numpy")
 _pandas_rule = rule_into(PANDAS_RULES, "pandas")
+_python_rule = rule_into(PYTHON_RULES, "python")
 
 _OPERATORS = {
     ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
@@ -134,4 +138,29 @@ def explain_pandas_text_reduction(match, op, tensors, params):
     return "pandas_text_reduction", title, why, fix
 
 
-LIBRARY_RULES = (*NUMPY_RULES, *PANDAS_RULES)
+@_python_rule(r"'NoneType' object has no attribute '(?P<attribute>\w+)'")
+def explain_grad_is_none(match, op, tensors, params):
+    """`w.grad.zero_()` before any backward(): Python's AttributeError, torch's .grad of None."""
+    node = params.get("operation")
+    if not (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "grad"
+    ):
+        return None  # some other None: Python's message says it all
+    tensor = _text(params, node.value.value)
+    attribute = match["attribute"]
+    title = _("{tensor}.grad is None: no backward() has filled it yet").format(tensor=tensor)
+    why = _(
+        "Python says None has no {attribute}: a tensor's .grad stays None until a backward() "
+        "reaches it, and {tensor} has had none yet (or it does not require grad, or the "
+        "optimizer's zero_grad() set it back to None)."
+    ).format(attribute=attribute, tensor=tensor)
+    fix = _(
+        "call loss.backward() before using {tensor}.grad; to clear it at the top of a loop, "
+        "set it to None instead: {tensor}.grad = None (what optimizer.zero_grad() does)"
+    ).format(tensor=tensor)
+    return "grad_is_none", title, why, fix
+
+
+LIBRARY_RULES = (*NUMPY_RULES, *PANDAS_RULES, *PYTHON_RULES)

@@ -147,3 +147,24 @@ def pandas_column_that_is_not_there():
     assert case.explained.said_by == "pandas" and "KeyError" in case.explained.title
     assert "Prices" not in inputs.columns  # pandas is right: there is no such column
     return case
+
+
+@trigger("grad_is_none")
+def zeroing_a_grad_before_the_first_backward():
+    """Linear regression from scratch, with the zeroing moved to the top of the loop."""
+    w = torch.normal(0, 0.01, size=(2, 1), requires_grad=True)
+    x, y = torch.randn(10, 2), torch.randn(10, 1)
+    error = raised(lambda: w.grad.zero_())
+    case = Case(explain_error(error), str(error), {(2, 1)})
+    assert case.explained.said_by == "python" and "w.grad" in case.explained.title
+    assert w.grad is None  # "stays None until a backward() reaches it"
+    loss = ((x @ w - y) ** 2).mean()
+    fix_runs(case, "loss.backward()", {"loss": loss})
+    assert w.grad is not None and w.grad.shape == w.shape  # filled by the backward, as said
+    fix_runs(case, "w.grad = None", {"w": w})
+    assert w.grad is None
+    ((x @ w - y) ** 2).mean().backward()  # the next backward fills it afresh
+    optimizer = torch.optim.SGD([w], lr=0.03)
+    optimizer.zero_grad()  # "what optimizer.zero_grad() does"
+    assert w.grad is None
+    return case
