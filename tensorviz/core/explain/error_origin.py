@@ -63,7 +63,7 @@ def _library_folders() -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=512)
-def _where(filename: str) -> str:
+def code_owner(filename: str) -> str:
     """ "ours", "library" or "user" for a code filename."""
     if filename.startswith("<frozen"):
         return "library"  # importlib and friends
@@ -112,7 +112,7 @@ def error_origin(error: BaseException) -> ErrorOrigin | None:
 def _origin(error: BaseException) -> ErrorOrigin | None:
     tb, user_tb = error.__traceback__, None  # the innermost entry, and the user's innermost
     while tb is not None:
-        if _where(tb.tb_frame.f_code.co_filename) == "user":
+        if code_owner(tb.tb_frame.f_code.co_filename) == "user":
             user_tb = tb
         if tb.tb_next is None:
             break
@@ -132,7 +132,7 @@ def _library_that_raised(error: BaseException, tb) -> str | None:
     if tb is None:
         return None
     frame = tb.tb_frame
-    where = _where(frame.f_code.co_filename)
+    where = code_owner(frame.f_code.co_filename)
     if where == "ours":
         return None
     if where == "library":
@@ -149,7 +149,7 @@ def _library_that_raised(error: BaseException, tb) -> str | None:
 def _type_is_a_librarys(kind: type) -> bool:
     module = sys.modules.get(kind.__module__)
     file = getattr(module, "__file__", None)
-    return file is None or _where(file) != "user"
+    return file is None or code_owner(file) != "user"
 
 
 def _source_of(frame) -> str:

@@ -30,12 +30,12 @@ from __future__ import annotations
 import linecache
 import os
 import sys
-import sysconfig
 import types
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from tensorviz.core.explain.error_origin import code_owner
 from tensorviz.core.script.source import SCRIPT_FILENAME
 
 
@@ -111,14 +111,6 @@ def _put_back_cache(filename: str, cached) -> None:
         linecache.cache[filename] = cached
 
 
-def _library_folders() -> list[str]:
-    """Where installed packages and the standard library live (never the user's own modules,
-    even when the script's folder holds the environment: ~/project/.venv)."""
-    paths = sysconfig.get_paths()
-    folders = {paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths}
-    return [os.path.realpath(folder) for folder in folders]
-
-
 def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
@@ -130,10 +122,10 @@ def _module_files(module) -> list[str]:
 
 
 def _forget_modules_from(folder: str, new_names: set[str]) -> None:
-    """Drop the modules the run imported from the script's folder (not installed packages)."""
-    libraries = _library_folders()
+    """Drop the modules the run imported from the script's folder — never an installed package
+    or the standard library, even where the folder holds them (~/project/.venv)."""
     for name in new_names:
         module = sys.modules.get(name)
         files = _module_files(module) if module is not None else []
-        if any(_inside(f, folder) and not any(_inside(f, lib) for lib in libraries) for f in files):
+        if any(_inside(f, folder) and code_owner(f) == "user" for f in files):
             del sys.modules[name]
