@@ -72,6 +72,7 @@ def pyside_problem() -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    argv = subcommand_first(argv)
     if argv and argv[0] in cli.SUBCOMMANDS:
         register_painters()
         return cli.run_subcommand(argv)
@@ -85,6 +86,25 @@ def main(argv: list[str] | None = None) -> int:
         print(cli.error_line(cli.PROG, problem), file=sys.stderr)
         return 2
     return run_gui(args)
+
+
+def subcommand_first(argv: list[str]) -> list[str]:
+    """`tensorviz --lang zh_CN run x.py` (the global option before the subcommand, as in
+    `git -C DIR log`) is `tensorviz run --lang zh_CN x.py`; any other command line as it is."""
+    index, options = 0, []
+    while index < len(argv):
+        word = argv[index]
+        if word == "--lang" and index + 1 < len(argv):
+            options += argv[index : index + 2]
+            index += 2
+        elif word.startswith("--lang="):
+            options.append(word)
+            index += 1
+        else:
+            break
+    if options and index < len(argv) and argv[index] in cli.SUBCOMMANDS:
+        return [argv[index], *options, *argv[index + 1 :]]
+    return argv
 
 
 def no_display() -> str | None:

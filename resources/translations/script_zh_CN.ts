@@ -141,12 +141,32 @@
 <context>
     <name>ScriptPanel</name>
     <message>
+        <source>Runs %1 in %2</source>
+        <translation>运行 %1，运行环境：%2</translation>
+    </message>
+    <message>
         <source>Runs in %1</source>
         <translation>运行环境：%1</translation>
     </message>
     <message>
         <source>Scripts run in tensorviz&apos;s own Python: a package it lacks cannot be imported. Install tensorviz into your environment (pip install path/to/tensorviz) to run it there.</source>
         <translation>脚本在 tensorviz 自己的 Python 中运行：这个环境里没有的包无法导入。把 tensorviz 安装到你自己的环境中（pip install path/to/tensorviz），就能在那里运行。</translation>
+    </message>
+    <message>
+        <source>Open a Python script</source>
+        <translation>打开 Python 脚本</translation>
+    </message>
+    <message>
+        <source>Python scripts (*.py)</source>
+        <translation>Python 脚本 (*.py)</translation>
+    </message>
+    <message>
+        <source>%1 cannot be opened: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>Opened %1 — it runs as python %1 does, in its folder</source>
+        <translation>已打开 %1 —— 它会像 python %1 那样在自己的文件夹中运行</translation>
     </message>
     <message>
         <source>Example “%1” loaded — Ctrl+Z in the editor brings your text back</source>
@@ -289,6 +309,14 @@
     <message>
         <source>Stop the running script (Esc)</source>
         <translation>停止正在运行的脚本（Esc）</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>打开…</translation>
+    </message>
+    <message>
+        <source>Open a .py file: it runs as python SCRIPT.py runs it (its folder first on sys.path, __file__, its path in tracebacks)</source>
+        <translation>打开一个 .py 文件：它会像 python SCRIPT.py 那样运行（它的文件夹排在 sys.path 最前面，有 __file__，回溯中显示它的路径）</translation>
     </message>
     <message>
         <source>Examples</source>

@@ -245,6 +245,10 @@
         <translation>torch 的报错</translation>
     </message>
     <message>
+        <source>%1 says</source>
+        <translation>%1 的报错</translation>
+    </message>
+    <message>
         <source>Why</source>
         <translation>原因</translation>
     </message>

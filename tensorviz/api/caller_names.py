@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 import itertools
 import linecache
+import re
+import sys
 from dataclasses import dataclass
 from types import FrameType
 
@@ -27,8 +29,9 @@ class CallSite:
     keywords: dict[str, str] | None = None  # keyword → the source of its value
 
     def where(self) -> str:
-        """ "train.py, line 12 in step()", in the language in force."""
-        file = _short_file(self.filename)
+        """ "train.py, line 12 in step()" ("Cell In[3], line 2" in a notebook), in the language
+        in force."""
+        file = notebook_cell(self.filename) or _short_file(self.filename)
         if self.function in ("<module>", ""):
             return _("{file}, line {line}").format(file=file, line=self.line)
         return _("{file}, line {line} in {function}()").format(
@@ -90,6 +93,32 @@ def names_holding(value, frame: FrameType) -> list[str]:
     found = [n for n, v in frame.f_locals.items() if v is value]
     found += [n for n, v in frame.f_globals.items() if v is value and n not in found]
     return [n for n in found if not n.startswith("_")]
+
+
+_IPYTHON_INPUT = re.compile(r"<ipython-input-(\d+)-[0-9a-f]+>")  # IPython's CachingCompiler
+_IPYKERNEL_CELL = re.compile(r"[/\\]ipykernel_\d+[/\\]\d+\.py")  # ipykernel's XCachingCompiler
+
+
+def notebook_cell(filename: str) -> str | None:
+    """ "Cell In[3]" for the file IPython compiled cell 3 into, as IPython's own tracebacks name
+    it; None for any other file. The running shell's compiler knows every cell's number
+    (format_code_name, IPython ≥ 8); without one, IPython's `<ipython-input-3-…>` says it, and
+    ipykernel's `/tmp/ipykernel_PID/HASH.py` is at least a notebook cell."""
+    ipython = sys.modules.get("IPython")
+    shell = getattr(ipython, "get_ipython", lambda: None)() if ipython is not None else None
+    name_of = getattr(getattr(shell, "compile", None), "format_code_name", None)
+    if callable(name_of):
+        try:
+            named = name_of(filename)
+        except Exception:  # noqa: BLE001 — an older or odd shell: the file's own name says it
+            named = None
+        if named:
+            return " ".join(named)
+    if match := _IPYTHON_INPUT.fullmatch(filename):
+        return f"Cell In[{match[1]}]"
+    if _IPYKERNEL_CELL.search(filename):
+        return _("a notebook cell")
+    return None
 
 
 def _short_file(filename: str) -> str:

@@ -16,6 +16,7 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
+from tensorviz.api.offscreen import offscreen_problem
 from tensorviz.core import translation
 from tensorviz.core.translation import _
 
@@ -262,7 +263,7 @@ def window_problem(what: str) -> str | None:
         ).format(what=what)
     from tensorviz.ui.window.application import display_problem
 
-    problem = display_problem()
+    problem = offscreen_problem() or display_problem()
     if problem is None:
         return None
     return _(

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, Qt, QTimer
 
+from tensorviz.api.offscreen import QUIT_AFTER_READY
 from tensorviz.core.tensors.workspace import Workspace
 from tensorviz.core.translation import _
 from tensorviz.ui.widgets.error_panel import ErrorPanel
@@ -29,7 +30,6 @@ from tensorviz.ui.window.application import create_application
 from tensorviz.ui.window.language import LanguageSwitcher
 from tensorviz.ui.window.main_window import MainWindow
 
-QUIT_AFTER_READY = "TENSORVIZ_QUIT_AFTER_READY"  # smoke tests: close once the window is ready
 CTRL_C_POLL_MS = 200  # how often Python gets to run its Ctrl+C handler inside Qt's loop
 
 

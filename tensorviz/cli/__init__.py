@@ -70,9 +70,15 @@ def _build_subparser(command: Subcommand) -> OneLineErrorParser:
 def run_subcommand(argv: list[str]) -> int:
     """Run `argv[0]` as a subcommand with the remaining arguments; returns the exit status."""
     command = SUBCOMMANDS[argv[0]]
-    translation.set_language(language_asked(argv[1:]))  # --lang zh_CN, else LANG=zh_CN.UTF-8 …
+    words, passed = argv[1:], []
+    if command.passes_arguments and "--" in words:  # the script's own words, not ours
+        cut = words.index("--")
+        words, passed = words[:cut], words[cut + 1 :]
+    translation.set_language(language_asked(words))  # --lang zh_CN, else LANG=zh_CN.UTF-8 …
     try:
-        args = _build_subparser(command).parse_args(argv[1:])
+        args = _build_subparser(command).parse_args(words)
+        if command.passes_arguments:
+            args.script_args = [*args.script_args, *passed]
         return command.run(args)
     except CliInputError as error:
         print(error_line(f"{PROG} {command.name}", error), file=sys.stderr)

@@ -114,6 +114,9 @@ class Subcommand:
     summary: str
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
+    # `tensorviz run SCRIPT.py --timeout 5 -- --lr 3`: every word after the first `--` goes to
+    # the script untouched, as args.script_args (argparse cannot take `--` after an option)
+    passes_arguments: bool = False
 
     def described(self) -> str:
         return _(self.summary)

@@ -30,6 +30,15 @@ if TYPE_CHECKING:
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("script", metavar="SCRIPT.py", help=_("the PyTorch code to run"))
     parser.add_argument(
+        "script_args",
+        nargs="*",
+        metavar="ARG",
+        help=_(
+            "the script's own arguments (its sys.argv[1:], as with python SCRIPT.py ARG ...); "
+            "after --, also words that look like options: SCRIPT.py -- --lr 0.1"
+        ),
+    )
+    parser.add_argument(
         "--timeout",
         type=_seconds,
         metavar="SECONDS",
@@ -66,20 +75,30 @@ def _read(path: str) -> str:
         ) from None
 
 
-def captured_rows(workspace, summary) -> list[dict]:
-    """One row per captured tensor, as the Captured list shows it."""
+def captured_rows(workspace, summary, capture=None) -> list[dict]:
+    """One row per captured tensor, as the Captured list shows it; with the run's capture, the
+    script's NumPy arrays that read the tensor's memory (`A = X.numpy()`) too."""
+    from tensorviz.core.script.capture import arrays_sharing
+
     rows = []
     for row in summary.rows:
         tensor = workspace.tensor(row.name)
         grad_fn = type(tensor.grad_fn).__name__ if tensor.grad_fn is not None else None
+        arrays = arrays_sharing(capture, tensor) if capture is not None else []
         rows.append(
             {"name": row.name, "path": row.path, "line": row.line, "status": row.status,
              "shape": list(tensor.shape), "dtype": str(tensor.dtype).removeprefix("torch."),
              "requires_grad": tensor.requires_grad, "grad_fn": grad_fn,
              "before_error": row.before_error,
-             "shares_storage_with": [n for n in workspace.sharing(row.name) if n != row.name]}
+             "shares_storage_with": [n for n in workspace.sharing(row.name) if n != row.name],
+             "numpy_arrays_sharing_memory": arrays}
         )  # fmt: skip
     return rows
+
+
+def _sharing_cell(row: dict) -> str:
+    arrays = [_("{name} (NumPy)").format(name=n) for n in row["numpy_arrays_sharing_memory"]]
+    return ", ".join([*row["shares_storage_with"], *arrays])
 
 
 def _columns(text: str) -> int:
@@ -91,7 +110,7 @@ def _table(rows: list[dict]) -> str:
     header = (_("name"), _("shape"), "dtype", _("line"), "grad_fn", _("shares storage with"))
     cells = [
         (r["name"], str(r["shape"]), r["dtype"], str(r["line"] or ""), r["grad_fn"] or "",
-         ", ".join(r["shares_storage_with"]))
+         _sharing_cell(r))
         for r in rows
     ]  # fmt: skip
     widths = [max(_columns(c[i]) for c in [header, *cells]) for i in range(len(header))]
@@ -107,10 +126,11 @@ def _run_script(args: argparse.Namespace) -> int:
     from tensorviz.core.script.limits import run_with_limits
     from tensorviz.core.script.results import apply_script_result
     from tensorviz.core.script.run import ScriptRun
+    from tensorviz.core.script.script_setup import ScriptFile
     from tensorviz.core.tensors.workspace import Workspace
 
     source = _read(args.script)
-    runner = ScriptRun(source, {})
+    runner = ScriptRun(source, {}, script_file=ScriptFile(args.script, tuple(args.script_args)))
     limited = run_with_limits(runner, args.timeout)
     result = limited.result
     if result is not None and result.status == "syntax_error":
@@ -127,7 +147,7 @@ def _run_script(args: argparse.Namespace) -> int:
         limited,
         chunks,
         runner.output.total_dropped,
-        captured_rows(workspace, summary) if summary is not None else [],
+        captured_rows(workspace, summary, result.capture) if summary is not None else [],
         list(summary.notes) if summary is not None else [],
         _stop_text(limited, args.timeout, runner.progress()[0]),
         summary.failed_line if summary is not None else 0,
@@ -195,8 +215,9 @@ class _Report:
             sys.stderr.write(gap.format(count=f"{self.dropped:,}") + "\n")
         for stream, text in self.chunks:
             (sys.stderr if stream == "stderr" else sys.stdout).write(text)
-        if self.rows:
-            print("\n" + _captured_heading(len(self.rows), self.failed_line))
+        if self.rows:  # apart from what the script printed, if it printed anything
+            printed = any(text for _stream, text in self.chunks)
+            print(("\n" if printed else "") + _captured_heading(len(self.rows), self.failed_line))
             print(_table(self.rows))
         for note in self.notes:
             print(_("note: {note}").format(note=note))
@@ -278,4 +299,5 @@ COMMAND = Subcommand(
     _("run a PyTorch script as the Script area does; list every tensor it made"),
     _add_arguments,
     _run_script,
+    passes_arguments=True,
 )

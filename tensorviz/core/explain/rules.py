@@ -7,11 +7,14 @@ dtypes where the sentence needs them; torch's own message, code, shapes and dtyp
 Sentences and list items are joined with the helpers below, which follow the language's
 punctuation (no space after a Chinese full stop, 、 between Chinese list items).
 
-An explainer gets the regex match on torch's message plus what the caller knows (op name, input
-tensors, op parameters) and returns ``(kind, title, explanation, fix)``, or None when it cannot
-say anything better than the rules after it. The id is the explainer's name without
-``explain_``: the dispatcher stamps it on the ExplainedError, and the claim-checking test
-(tests/core/explain/test_every_explanation_is_true.py) holds one real trigger per rule id.
+Most rules explain torch's errors; library_errors.py holds those of NumPy and pandas, tried only
+for errors those libraries raised (error_origin.py). An explainer gets the regex match on the
+message plus what the caller knows (op name, input tensors, op parameters; for a library's
+error, the operation of the user's code that failed) and returns ``(kind, title, explanation,
+fix)``, or None when it cannot say anything better than the rules after it. The id is the
+explainer's name without ``explain_``: the dispatcher stamps it on the ExplainedError, and the
+claim-checking test (tests/core/explain/test_every_explanation_is_true.py) holds one real
+trigger per rule id.
 """
 
 from __future__ import annotations
@@ -35,16 +38,17 @@ class Rule:
     id: str
     patterns: tuple[str, ...]
     explainer: Explainer
+    library: str = "torch"  # whose errors it explains (error_origin.py decides whose one is)
 
 
-def rule_into(rules: list[Rule]):
+def rule_into(rules: list[Rule], library: str = "torch"):
     """A decorator `@rule(pattern, ...)` that appends the explainer to `rules` (definition
-    order: the first rule that matches and answers wins)."""
+    order: the first rule that matches and answers wins), for errors `library` raised."""
 
     def rule(*patterns: str) -> Callable[[Explainer], Explainer]:
         def register(explainer: Explainer) -> Explainer:
             rule_id = explainer.__name__.removeprefix("explain_")
-            rules.append(Rule(rule_id, patterns, explainer))
+            rules.append(Rule(rule_id, patterns, explainer, library))
             return explainer
 
         return register

@@ -38,6 +38,21 @@ def explain_numpy_device(match, op, tensors, params):
     return "numpy_device", _("numpy() on a {device} tensor").format(device=device), why, fix
 
 
+@_rule(r"can't convert np\.ndarray of type numpy\.object_")
+def explain_numpy_object_array(match, op, tensors, params):
+    why = _(
+        "The array's dtype is object: its elements are Python objects, not numbers. That is what "
+        "DataFrame.values gives for a frame that mixes numbers with text or True/False columns "
+        "(pd.get_dummies makes True/False ones), and torch makes tensors only from arrays of "
+        "numbers or bools."
+    )
+    fix = _(
+        "convert to numbers first: torch.tensor(df.to_numpy(dtype=float)) for a DataFrame, "
+        "torch.tensor(arr.astype(np.float32)) for an array"
+    )
+    return "numpy_object_array", _("torch makes no tensor from an array of objects"), why, fix
+
+
 @_rule(
     r"a Tensor with (?P<numel>\d+) elements cannot be converted to Scalar",
     r"only one element tensors can be converted to Python scalars",

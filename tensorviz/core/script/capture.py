@@ -45,6 +45,7 @@ class ScriptCapture:
     tensors: list[CapturedTensor] = field(default_factory=list)
     truncated: bool = False  # MAX_TENSORS reached
     uncaptured_arrays: list[str] = field(default_factory=list)  # NumPy arrays sharing nothing
+    shared_arrays: dict[str, np.ndarray] = field(default_factory=dict)  # name → array sharing
     aliases: list[tuple[str, str]] = field(default_factory=list)  # (path, path it is the same as)
     functions_called: list[str] = field(default_factory=list)  # qualnames whose locals were read
 
@@ -143,8 +144,9 @@ def capture_namespace(
     """Every tensor reachable from the namespace; top-level tensors first so `w = model.weight`
     keeps the name `w`, then the locals of functions (`function_locals`: qualname → the locals
     of its last call), so a tensor a function returned keeps the name it is bound to at top
-    level. NumPy arrays that share memory with a captured tensor are attached to it; other
-    arrays among `bound_names` (names the script binds) are listed as not captured.
+    level. NumPy arrays that share memory with a captured tensor are kept by name and attached
+    to it (_attach_arrays); other arrays among `bound_names` (names the script binds) are
+    listed as not captured.
     `known` are the workspace's tensors: only tensors new to it count towards MAX_TENSORS."""
     walker = _Walker({id(t) for t in known})
     items = [(n, v) for n, v in namespace.items() if _is_user_value(n, v)]
@@ -161,15 +163,47 @@ def capture_namespace(
     for name, value in items:
         if not isinstance(value, np.ndarray):
             continue
-        owner = next(
-            (c for c in capture.tensors if c.numpy_array is None and _linked(value, c.tensor)),
-            None,
-        )
-        if owner is not None:
-            owner.numpy_array = value
+        if any(_linked(value, c.tensor) for c in capture.tensors):
+            capture.shared_arrays[name] = value
         elif bound_names is None or name in bound_names:
             capture.uncaptured_arrays.append(name)
+    _attach_arrays(capture)
     return capture
+
+
+def _attach_arrays(capture: ScriptCapture) -> None:
+    """Each captured tensor keeps at most one NumPy array for its Workbench entry: the array
+    that is the same memory laid out the same way (`A = X.numpy()` goes with X, `C = X.T.numpy()`
+    with X.T) before one that merely overlaps its storage."""
+    for exact in (True, False):
+        for array in capture.shared_arrays.values():
+            if any(c.numpy_array is array for c in capture.tensors):
+                continue
+            owner = next(
+                (
+                    c
+                    for c in capture.tensors
+                    if c.numpy_array is None
+                    and _linked(array, c.tensor)
+                    and (not exact or _same_layout(array, c.tensor))
+                ),
+                None,
+            )
+            if owner is not None:
+                owner.numpy_array = array
+
+
+def _same_layout(array: np.ndarray, tensor: torch.Tensor) -> bool:
+    return (
+        array.__array_interface__["data"][0] == tensor.data_ptr()
+        and tuple(array.shape) == tuple(tensor.shape)
+        and tuple(array.strides) == tuple(s * tensor.element_size() for s in tensor.stride())
+    )
+
+
+def arrays_sharing(capture: ScriptCapture, tensor: torch.Tensor) -> list[str]:
+    """The names of the script's NumPy arrays that read this tensor's memory."""
+    return [n for n, a in capture.shared_arrays.items() if _linked(a, tensor)]
 
 
 def _linked(array: np.ndarray, tensor: torch.Tensor) -> bool:

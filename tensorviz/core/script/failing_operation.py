@@ -45,26 +45,28 @@ class FailingOperation:
     params: dict = field(default_factory=dict)
 
 
-def explain_script_error(error: BaseException, source: str) -> ExplainedError:
+def explain_script_error(
+    error: BaseException, source: str, filename: str = SCRIPT_FILENAME
+) -> ExplainedError:
     """The explanation of a script's error with the operands of the operation that failed (or,
     when that cannot be told, the tensors named on the failing line)."""
-    found = innermost_script_traceback(error)
+    found = innermost_script_traceback(error, filename)
     if found is None:
         return explain_error(error)
     operation = failing_operation(found, source)
     if operation is None or not operation.operands:
-        tensors = tensors_on_line(found.tb_frame, source)
+        tensors = tensors_on_line(found.tb_frame, source, filename)
         return explain_error(error, None, list(tensors.values()), None, list(tensors))
     written = tuple(operation.operands)
     params = {**operation.params, "input_exprs": written}
     return explain_error(error, operation.op, list(operation.operands.values()), params, written)
 
 
-def innermost_script_traceback(error: BaseException):
+def innermost_script_traceback(error: BaseException, filename: str = SCRIPT_FILENAME):
     """The traceback entry of the last script line the error passed through, or None."""
     tb, found = error.__traceback__, None
     while tb is not None:
-        if tb.tb_frame.f_code.co_filename == SCRIPT_FILENAME:
+        if tb.tb_frame.f_code.co_filename == filename:
             found = tb
         tb = tb.tb_next
     return found
@@ -75,7 +77,7 @@ def failing_operation(tb, source: str) -> FailingOperation | None:
     if span is None:
         return None
     try:
-        tree = ast.parse(source, SCRIPT_FILENAME)
+        tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return None
     node = _smallest_operation(tree, span)
@@ -209,12 +211,12 @@ def _is_int_literal(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def tensors_on_line(frame, source: str) -> dict[str, torch.Tensor]:
+def tensors_on_line(frame, source: str, filename: str = SCRIPT_FILENAME) -> dict[str, torch.Tensor]:
     """The tensors named on the frame's line, in the order they appear (`y = w @ x` → w, x), so
     an explanation can name their shapes."""
     lines = source.splitlines()
     line = frame.f_lineno or 0
-    text = lines[line - 1] if frame.f_code.co_filename == SCRIPT_FILENAME and line else ""
+    text = lines[line - 1] if frame.f_code.co_filename == filename and line else ""
     scope = {**frame.f_globals, **frame.f_locals}
     tensors = {}
     for name in re.findall(r"[A-Za-z_]\w*", text.split("#")[0]):

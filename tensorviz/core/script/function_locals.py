@@ -88,11 +88,11 @@ def has_functions(tree: ast.Module) -> bool:
     return any(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) for n in ast.walk(tree))
 
 
-def compile_with_locals_hook(source: str):
+def compile_with_locals_hook(source: str, filename: str = SCRIPT_FILENAME):
     """The script compiled with every function's locals kept (see the module docstring)."""
-    tree = _WrapFunctionBodies().visit(ast.parse(source, SCRIPT_FILENAME))
+    tree = _WrapFunctionBodies().visit(ast.parse(source, filename))
     ast.fix_missing_locations(tree)
-    return compile(tree, SCRIPT_FILENAME, "exec")
+    return compile(tree, filename, "exec")
 
 
 def hook_namespace(record: FunctionLocals) -> dict:

@@ -25,6 +25,7 @@ class ScriptOutput:
     """A thread-safe, capped, ordered queue of (stream, text) chunks; stream is stdout|stderr."""
 
     def __init__(self, max_chars: int = MAX_KEPT_CHARS) -> None:
+        self.script_filename = SCRIPT_FILENAME  # its warnings name the script's line in this file
         self._chunks: deque[tuple[str, str]] = deque()
         self._chars = 0
         self._max_chars = max_chars
@@ -141,10 +142,11 @@ def _routed_showwarning(message, category, filename, lineno, file=None, line=Non
     sink = _SINKS.get(threading.get_ident())
     if sink is None:
         return _INSTALLED["showwarning"](message, category, filename, lineno, file, line)
-    if filename != SCRIPT_FILENAME:  # raised inside torch: the user's line is what matters
-        script_line = current_script_line(sys._getframe())
+    script = sink.script_filename
+    if filename != script:  # raised inside torch: the user's line is what matters
+        script_line = current_script_line(sys._getframe(), script)
         if script_line:
-            filename, lineno, line = SCRIPT_FILENAME, script_line, ""
+            filename, lineno, line = script, script_line, ""
     sink.write("stderr", warnings.formatwarning(message, category, filename, lineno, line))
 
 

@@ -17,6 +17,7 @@ place (a failing rerun its `name_at_error` too), where a failed run never takes 
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -232,7 +233,7 @@ def apply_script_result(
     summary.note_texts.extend(_capture_notes(result))
     summary.note_texts.extend(_failed_run_notes(workspace, result, summary))
     if not summary.rows:
-        summary.note_texts.append(_why_nothing(result))
+        summary.note_texts.append(_why_nothing(result, source))
     return summary
 
 
@@ -332,13 +333,26 @@ def _nothing_left_note() -> str:
     )
 
 
-def _why_nothing(result: ScriptResult) -> Note:
-    """Why a run captured no tensor, in one sentence."""
+def _why_nothing(result: ScriptResult, source: str) -> Note:
+    """Why a run captured no tensor, in one sentence. A run that failed may have stopped before
+    the calls: "never calls" is said there only of functions the script does not name again."""
     capture = result.capture
     defined = [n for n, line in result.function_lines.items() if "." not in n]
     uncalled = [n for n in defined if n not in capture.functions_called]
+    if result.status == "failed":
+        used = _names_read(source)
+        uncalled = [n for n in uncalled if n not in used]
     if uncalled and not capture.functions_called:
         return partial(_uncalled_note, uncalled)
     if result.status == "failed":
         return _nothing_before_error_note
     return _nothing_left_note
+
+
+def _names_read(source: str) -> set[str]:
+    """Every name the script reads somewhere (a call `make()`, `map(make, xs)`, ...)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return set()
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
+from tensorviz.core.explain.error_origin import error_origin
 from tensorviz.core.explain.errors import ExplainedError
 from tensorviz.core.forward.module_tags import tagging_modules
 from tensorviz.core.script.capture import ScriptCapture, capture_namespace
@@ -56,6 +57,8 @@ from tensorviz.core.script.interpreter import missing_module_explained
 from tensorviz.core.script.model_calls import ModelCall, model_calls
 from tensorviz.core.script.namespace import build_namespace
 from tensorviz.core.script.output import ScriptOutput, captured_output
+from tensorviz.core.script.script_setup import NO_FILE, ScriptFile, python_setup
+from tensorviz.core.script.script_threads import ThreadStarts, threads_started
 from tensorviz.core.script.settings import recursion_limit_kept, torch_settings_kept
 from tensorviz.core.script.source import (
     ScriptSyntaxError,
@@ -85,7 +88,7 @@ class ScriptFailure:
     traceback: str  # trimmed to the user's code
     line: int  # the script line that failed (0: unknown)
     explained: ExplainedError
-    torch_error: bool  # raised inside torch, or has a known explanation
+    torch_error: bool  # shown explained: a rule knows it, or torch raised it (error_origin.py)
     exit_code: int | None = None  # sys.exit(N) / exit(N): the status `python SCRIPT.py` exits with
 
 
@@ -118,15 +121,20 @@ class ScriptRun:
         arrays: dict[str, np.ndarray] | None = None,
         stop_between_torch_calls: bool = False,
         around_user_code: Sequence[Callable[[], AbstractContextManager]] = (),
+        script_file: ScriptFile = NO_FILE,
     ) -> None:
         self.source = source
+        self.script_file = script_file  # its path and arguments: set up as python does
+        self.filename = script_file.code_filename
         self.tensors = dict(tensors)
         self.arrays = dict(arrays or {})
         self.previous_namespace = previous_namespace
         self.output = ScriptOutput()
+        self.output.script_filename = self.filename
         self.stop_between_torch_calls = stop_between_torch_calls
         self.around_user_code = tuple(around_user_code)
         self.function_locals = FunctionLocals()
+        self.thread_starts = ThreadStarts(self.filename)  # the threads the run started
         self._async_delay = MODE_STOP_DELAY_S if stop_between_torch_calls else 0.0
         self.torch_call = None  # the torch function running now (for "waiting for …")
         self.snapshot_note = ""
@@ -168,7 +176,7 @@ class ScriptRun:
     def progress(self) -> tuple[int, str | None]:
         """(the script line running now, the torch call running now or None)."""
         frame = sys._current_frames().get(self._thread_id) if self._thread_id else None
-        line = current_script_line(frame)
+        line = current_script_line(frame, self.filename)
         call = self.torch_call
         return line, (torch_call_name(call) if call is not None else None)
 
@@ -177,12 +185,12 @@ class ScriptRun:
     def run(self) -> ScriptResult:
         self._thread_id = threading.get_ident()
         started = time.perf_counter()
-        code, tree, syntax_error = compile_script(self.source)
+        code, tree, syntax_error = compile_script(self.source, self.filename)
         if syntax_error is not None:
             return ScriptResult("syntax_error", 0.0, syntax_error.line, syntax_error)
         lines = binding_lines(tree)
         if has_functions(tree):  # their locals are kept when they return or raise
-            code = compile_with_locals_hook(self.source)
+            code = compile_with_locals_hook(self.source, self.filename)
         snapshot = WorkspaceSnapshot.take(self.tensors, self.arrays)
         namespace = build_namespace(self.tensors, self.previous_namespace)
         namespace.update(hook_namespace(self.function_locals))
@@ -191,6 +199,8 @@ class ScriptRun:
             sleep_wakes_on(self._stop),
             torch_settings_kept(self.output),
             recursion_limit_kept(self.output),
+            python_setup(self.script_file, namespace, self.source) as namespace,
+            threads_started(self.filename) as self.thread_starts,
         ):
             if not snapshot.complete:
                 self.output.write("stderr", _over_budget_note(snapshot.skipped_bytes))
@@ -247,21 +257,23 @@ class ScriptRun:
         return ScriptResult("finished", 0.0)
 
     def _stopped(self, error: BaseException | None) -> ScriptResult:
-        line = trim_traceback(error, self.source).line if error is not None else 0
+        line = trim_traceback(error, self.source, self.filename).line if error is not None else 0
         return ScriptResult("stopped", 0.0, line or self._stop_line)
 
     def _failure(self, error: BaseException) -> tuple[int, None, ScriptFailure]:
-        trimmed = trim_traceback(error, self.source)
-        explained = python_failure(error) or explain_script_error(error, self.source)
+        trimmed = trim_traceback(error, self.source, self.filename)
+        explained = python_failure(error) or explain_script_error(error, self.source, self.filename)
         exit_code = None
         if isinstance(error, SystemExit):
             title = _("The script called exit({code})").format(code=repr(error.code))
             explained = ExplainedError("exit", title, "", "", "")
             exit_code = _exit_status(error.code)
         if isinstance(error, ModuleNotFoundError):
-            explained = missing_module_explained(error)
-        from_torch = explained.kind != "unknown" or _raised_in_torch(error)
-        failure = ScriptFailure(trimmed.text, trimmed.line, explained, from_torch, exit_code)
+            explained = missing_module_explained(error, self.script_file.folder)
+        # explained below the traceback: a rule's explanation, or torch's error no rule knows;
+        # another's error without a rule (the user's own raise) is its traceback, as in Python
+        shown = explained.kind not in ("unknown", "not_torch") or _raised_in_torch(error)
+        failure = ScriptFailure(trimmed.text, trimmed.line, explained, shown, exit_code)
         return trimmed.line, None, failure
 
     def _enter_user_code(self) -> None:
@@ -286,11 +298,8 @@ class ScriptRun:
 
 
 def _raised_in_torch(error: BaseException) -> bool:
-    tb = error.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    module = tb.tb_frame.f_globals.get("__name__", "") if tb is not None else ""
-    return module.startswith("torch") or type(error).__module__.startswith("torch")
+    found = error_origin(error)
+    return found is not None and found.library == "torch"
 
 
 def _exit_status(code) -> int:

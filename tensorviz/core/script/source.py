@@ -1,7 +1,8 @@
 """Reading a script before and after it runs: compiling, where each name is bound, and the part
 of a traceback that is the user's own code.
 
-Scripts are compiled with the filename SCRIPT_FILENAME, so frames of the user's code are told
+Scripts are compiled with the script's path when it has a file (as python does,
+script_setup.py), else with the filename SCRIPT_FILENAME, so frames of the user's code are told
 apart from torch's and ours.
 """
 
@@ -41,11 +42,14 @@ class ScriptSyntaxError:
         return said.format(line=self.line, message=self.message) + shown
 
 
-def compile_script(source: str) -> tuple[CodeType | None, ast.Module | None, ScriptSyntaxError]:
-    """(code, tree, None) or (None, None, the syntax error): nothing runs when it does not parse."""
+def compile_script(
+    source: str, filename: str = SCRIPT_FILENAME
+) -> tuple[CodeType | None, ast.Module | None, ScriptSyntaxError]:
+    """(code, tree, None) or (None, None, the syntax error): nothing runs when it does not parse.
+    `filename`: what the code's frames say (the script's path when it has a file)."""
     try:
-        tree = ast.parse(source, SCRIPT_FILENAME)
-        return compile(tree, SCRIPT_FILENAME, "exec"), tree, None
+        tree = ast.parse(source, filename)
+        return compile(tree, filename, "exec"), tree, None
     except (SyntaxError, ValueError) as error:  # ValueError: a null byte in the text
         line = getattr(error, "lineno", None) or 0
         lines = source.splitlines()
@@ -144,7 +148,9 @@ class TrimmedTraceback:
     line: int  # the line of the script that failed (the innermost frame of the script); 0 if none
 
 
-def trim_traceback(error: BaseException, source: str) -> TrimmedTraceback:
+def trim_traceback(
+    error: BaseException, source: str, filename: str = SCRIPT_FILENAME
+) -> TrimmedTraceback:
     """The traceback from the first frame of the user's script on: our runner's frames are
     noise. Script frames show their source line (exec'd code has no file to read it from).
     Repeated frames are folded as Python folds them ("[Previous line repeated 996 more
@@ -152,26 +158,27 @@ def trim_traceback(error: BaseException, source: str) -> TrimmedTraceback:
     calls deep stays cheap. Below the script's last line, frames that are all torch's own
     internals fold into one line."""
     lines = source.splitlines()
-    last_script, torch_tail = _script_end(error.__traceback__)
+    last_script, torch_tail = _script_end(error.__traceback__, filename)
     parts = ["Traceback (most recent call last):\n"]
     failing = 0
     last, count = None, 0
-    for position, (filename, lineno, name) in enumerate(_user_frames(error.__traceback__)):
+    frames = _user_frames(error.__traceback__, filename)
+    for position, (file, lineno, name) in enumerate(frames):
         if torch_tail and position > last_script:
             break
-        if filename == SCRIPT_FILENAME:
+        if file == filename:
             failing = lineno or failing
-        if (filename, lineno, name) != last:
+        if (file, lineno, name) != last:
             parts.extend(_repeated(count))
-            last, count = (filename, lineno, name), 0
+            last, count = (file, lineno, name), 0
         count += 1
         if count > _RECURSIVE_CUTOFF:
             continue
-        parts.append(f'  File "{filename}", line {lineno}, in {name}\n')
-        if filename == SCRIPT_FILENAME and lineno and lineno <= len(lines):
+        parts.append(f'  File "{file}", line {lineno}, in {name}\n')
+        if file == filename and lineno and lineno <= len(lines):
             text = lines[lineno - 1].strip()
         else:
-            text = linecache.getline(filename, lineno or 0).strip()
+            text = linecache.getline(file, lineno or 0).strip()
         if text:
             parts.append(f"    {text}\n")
     parts.extend(_repeated(count))
@@ -186,16 +193,16 @@ def trim_traceback(error: BaseException, source: str) -> TrimmedTraceback:
     return TrimmedTraceback("".join(parts), failing)
 
 
-def _script_end(tb: TracebackType | None) -> tuple[int, int]:
+def _script_end(tb: TracebackType | None, filename: str) -> tuple[int, int]:
     """(position of the script's last frame among the user frames, how many frames follow it
     when every one of them is torch's own; else 0)."""
     last_script, after, all_torch = -1, 0, True
-    for position, (filename, _line, _name) in enumerate(_user_frames(tb)):
-        if filename == SCRIPT_FILENAME:
+    for position, (file, _line, _name) in enumerate(_user_frames(tb, filename)):
+        if file == filename:
             last_script, after, all_torch = position, 0, True
         else:
             after += 1
-            all_torch = all_torch and _in_torch(filename)
+            all_torch = all_torch and _in_torch(file)
     return last_script, (after if last_script >= 0 and after and all_torch else 0)
 
 
@@ -211,11 +218,11 @@ def _repeated(count: int) -> list[str]:
     return [f"  [Previous line repeated {extra} more time{'s' if extra > 1 else ''}]\n"]
 
 
-def _user_frames(tb: TracebackType | None):
+def _user_frames(tb: TracebackType | None, filename: str):
     """(filename, line, function) of each frame from the script's first one on, ours left out;
     every frame when the script has none (the error came from before it ran)."""
     start = tb
-    while start is not None and start.tb_frame.f_code.co_filename != SCRIPT_FILENAME:
+    while start is not None and start.tb_frame.f_code.co_filename != filename:
         start = start.tb_next
     tb = start if start is not None else tb
     while tb is not None:
@@ -236,10 +243,10 @@ def _ours(filename: str) -> bool:
     return Path(filename).parent == _CORE_DIR
 
 
-def current_script_line(frame) -> int:
+def current_script_line(frame, filename: str = SCRIPT_FILENAME) -> int:
     """The line of the innermost script frame on a stack (0: not in the script)."""
     while frame is not None:
-        if frame.f_code.co_filename == SCRIPT_FILENAME:
+        if frame.f_code.co_filename == filename:
             return frame.f_lineno or 0
         frame = frame.f_back
     return 0

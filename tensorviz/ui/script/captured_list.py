@@ -28,7 +28,8 @@ from tensorviz.core.tensors.identity import dtype_name, grad_text
 from tensorviz.core.tensors.workspace import Workspace, WorkspaceEvent
 from tensorviz.ui.widgets.retranslating import Retranslating
 
-COLUMNS = ("name", "shape", "dtype", "requires_grad", "is_leaf", "grad_fn", ".grad", "line", "")
+# .grad last: its values are long, so it takes the width the others leave (see __init__)
+COLUMNS = ("name", "shape", "dtype", "requires_grad", "is_leaf", "grad_fn", "line", "", ".grad")
 LINE_COLUMN, MARK_COLUMN = COLUMNS.index("line"), COLUMNS.index("")
 GRAD_COLUMN = COLUMNS.index(".grad")
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1  # the CapturedRow an item shows
@@ -59,9 +60,13 @@ class CapturedList(Retranslating, QWidget):
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
         header = self.tree.header()
-        header.setStretchLastSection(True)  # the columns fit their contents; scroll sideways
+        # Every column fits its contents first; .grad (values: long), the last, takes the width
+        # left and ends in "…", its whole text in the cell's tooltip. Narrower than the other
+        # columns together, the list scrolls sideways: a name or a shape is never cut.
+        header.setStretchLastSection(True)
         for column in range(len(COLUMNS) - 1):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.tree.currentItemChanged.connect(self._on_current_changed)
         self.tree.itemDoubleClicked.connect(self._on_double_clicked)
         self.graph_button = QPushButton()
@@ -155,7 +160,8 @@ class CapturedList(Retranslating, QWidget):
             tip = self.tr("%1 — as it was before the error on line %2").replace("%1", tip)
             tip = tip.replace("%2", str(self._summary.failed_line))
         for column in range(len(COLUMNS)):
-            item.setToolTip(column, tip)
+            if column != GRAD_COLUMN:  # .grad's tooltip is its whole value
+                item.setToolTip(column, tip)
         item.setText(MARK_COLUMN, self._mark_text(_mark(row)))
 
     # --- what the run left -----------------------------------------------------------------------
@@ -171,6 +177,7 @@ class CapturedList(Retranslating, QWidget):
             item.setData(MARK_COLUMN, Qt.ItemDataRole.UserRole, _mark(row))
             self._word_item(item)
             self.tree.addTopLevelItem(item)
+        self.refresh_autograd_columns()  # (.grad's text and its tooltip)
         self._show_title_and_notes()
         if self.tree.topLevelItemCount():
             self.tree.setCurrentItem(self.tree.topLevelItem(0))
@@ -187,17 +194,18 @@ class CapturedList(Retranslating, QWidget):
     def _cells(self, row) -> list[str]:
         tensor = self.workspace.tensor(row.name)
         grad_fn = type(tensor.grad_fn).__name__ if tensor.grad_fn is not None else ""
-        return [
-            row.name,
-            "[" + ", ".join(map(str, tensor.shape)) + "]",
-            dtype_name(tensor.dtype),
-            str(tensor.requires_grad),
-            str(tensor.is_leaf),
-            grad_fn,
-            grad_text(tensor) if tensor.requires_grad else "",
-            str(row.line) if row.line else "",
-            "",  # the mark: words, set by _word_item
-        ]
+        cells = {
+            "name": row.name,
+            "shape": "[" + ", ".join(map(str, tensor.shape)) + "]",
+            "dtype": dtype_name(tensor.dtype),
+            "requires_grad": str(tensor.requires_grad),
+            "is_leaf": str(tensor.is_leaf),
+            "grad_fn": grad_fn,
+            ".grad": grad_text(tensor) if tensor.requires_grad else "",
+            "line": str(row.line) if row.line else "",
+            "": "",  # the mark: words, set by _word_item
+        }
+        return [cells[column] for column in COLUMNS]
 
     def showEvent(self, event) -> None:  # a backward elsewhere may have filled .grad meanwhile
         super().showEvent(event)
@@ -210,7 +218,9 @@ class CapturedList(Retranslating, QWidget):
             name = item.data(0, Qt.ItemDataRole.UserRole)
             if name in self.workspace:
                 tensor = self.workspace.tensor(name)
-                item.setText(GRAD_COLUMN, grad_text(tensor) if tensor.requires_grad else "")
+                grad = grad_text(tensor) if tensor.requires_grad else ""
+                item.setText(GRAD_COLUMN, grad)
+                item.setToolTip(GRAD_COLUMN, grad)
 
     def names(self) -> list[str]:
         return [

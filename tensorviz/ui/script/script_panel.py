@@ -13,17 +13,25 @@ and keeps what it printed in the language of then.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
-from PySide6.QtWidgets import QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QSizePolicy,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 from tensorviz.core.autograd.script_backward import ScriptBackwardRecorder
 from tensorviz.core.script.examples import example_by_key
 from tensorviz.core.script.interpreter import interpreter_text
 from tensorviz.core.script.results import RunSummary
 from tensorviz.core.script.run import ScriptResult, ScriptRun
-from tensorviz.core.script.source import SCRIPT_FILENAME
+from tensorviz.core.script.script_setup import NO_FILE, ScriptFile
 from tensorviz.core.tensors.workspace import Workspace
 from tensorviz.ui.script.captured_list import CapturedList
 from tensorviz.ui.script.code_editor import CodeEditor
@@ -67,12 +75,15 @@ class ScriptPanel(RunOutcomes, Retranslating, FollowsAppearance, QWidget):
         self._namespace: dict | None = None  # the last successful run's variables
         self.model_calls: list = []  # the models the last successful run called
         self._source = ""
+        self.script_path: str | None = None  # the file the text was opened from (None: pasted)
         self._started = 0.0
         self._stop_requested_at: float | None = None
         self._build()
         self._connect()
         saved = settings.script_text() if settings is not None else None
         self.editor.setPlainText(saved if saved is not None else self._default_text())
+        if saved is not None and settings is not None:
+            self.script_path = settings.script_path()
         self.editor.document().setModified(False)
         self._set_running(False)
         self.restyle_if_changed()
@@ -82,7 +93,14 @@ class ScriptPanel(RunOutcomes, Retranslating, FollowsAppearance, QWidget):
         self.right.setMinimumWidth(scaled(280))
 
     def retranslate(self) -> None:
-        self.interpreter.setText(self.tr("Runs in %1").replace("%1", interpreter_text()))
+        if self.script_path:  # where it runs: the file's folder comes first on sys.path
+            self.interpreter.setText(
+                self.tr("Runs %1 in %2")
+                .replace("%1", self.script_path)
+                .replace("%2", interpreter_text())
+            )
+        else:
+            self.interpreter.setText(self.tr("Runs in %1").replace("%1", interpreter_text()))
         self.interpreter.setToolTip(
             self.tr(
                 "Scripts run in tensorviz's own Python: a package it lacks cannot be imported. "
@@ -121,8 +139,8 @@ class ScriptPanel(RunOutcomes, Retranslating, FollowsAppearance, QWidget):
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left)
         self.splitter.addWidget(right)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)  # room for the Captured list's autograd columns
+        self.splitter.setStretchFactor(0, 8)
+        self.splitter.setStretchFactor(1, 7)  # room for the Captured list's columns (1280 px)
         self.splitter.setChildrenCollapsible(False)
         self.interpreter = QLabel()
         self.interpreter.setObjectName("scriptInterpreter")
@@ -143,6 +161,7 @@ class ScriptPanel(RunOutcomes, Retranslating, FollowsAppearance, QWidget):
 
     def _connect(self) -> None:
         self.toolbar.example_chosen.connect(self.load_example)
+        self.toolbar.open_button.clicked.connect(self.open_dialog)
         self.toolbar.architecture_chosen.connect(self.architecture_requested)
         self.run_button.clicked.connect(self.run_script)
         self.stop_button.clicked.connect(self.stop)
@@ -175,17 +194,53 @@ class ScriptPanel(RunOutcomes, Retranslating, FollowsAppearance, QWidget):
     def text(self) -> str:
         return self.editor.toPlainText()
 
-    def set_text(self, text: str) -> None:
-        """Replace the editor's text as one edit: Ctrl+Z in the editor brings the old text back."""
+    def set_text(self, text: str, path: str | None = None) -> None:
+        """Replace the editor's text as one edit: Ctrl+Z in the editor brings the old text back.
+        `path`: the file it was read from, which runs set up as python sets it up; None: text
+        without a file (an example, a session's script)."""
         cursor = QTextCursor(self.editor.document())
         cursor.select(QTextCursor.SelectionType.Document)
         cursor.insertText(text)
         self.editor.moveCursor(QTextCursor.MoveOperation.Start)
+        self.script_path = path
+        self.save_text()
+        self.retranslate()
 
     def save_text(self) -> None:
         self.save_timer.stop()
         if self.settings is not None:
             self.settings.set_script_text(self.text())
+            self.settings.set_script_path(self.script_path)
+
+    def open_dialog(self) -> None:
+        start = str(Path(self.script_path).parent) if self.script_path else str(Path.home())
+        path, _filter = QFileDialog.getOpenFileName(
+            self, self.tr("Open a Python script"), start, self.tr("Python scripts (*.py)")
+        )
+        if path:
+            self.open_script(path)
+
+    def open_script(self, path: str) -> bool:
+        """Put the file's text in the editor; its runs are set up as `python FILE` sets them up
+        (core/script/script_setup.py). False, and a line on the status line, if unreadable."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            reason = getattr(error, "strerror", None) or str(error)
+            self.toolbar.say(
+                lambda: self.tr("%1 cannot be opened: %2").replace("%1", path).replace("%2", reason)
+            )
+            return False
+        self.set_text(text, path)
+        self.editor.set_failing_line(0)
+        name = Path(path).name
+        self.toolbar.say(
+            lambda: self.tr("Opened %1 — it runs as python %1 does, in its folder").replace(
+                "%1", name
+            )
+        )
+        self.status_message.emit(self.status.text())
+        return True
 
     def load_example(self, key: str) -> None:
         example = example_by_key(key)
@@ -216,13 +271,16 @@ class ScriptPanel(RunOutcomes, Retranslating, FollowsAppearance, QWidget):
         self.editor.set_failing_line(0)
         self.generation += 1
         arrays = {e.name: e.numpy_array for e in self.workspace if e.numpy_array is not None}
-        self.backward_recorder = ScriptBackwardRecorder(SCRIPT_FILENAME)  # the script's own
+        script_file = ScriptFile(self.script_path) if self.script_path else NO_FILE
+        # the script's own backward passes, told apart by its code's filename
+        self.backward_recorder = ScriptBackwardRecorder(script_file.code_filename)
         self.script_run = ScriptRun(
             self._source,
             self.workspace.tensors(),
             self._namespace,
             arrays,
             around_user_code=[self.backward_recorder.installed],
+            script_file=script_file,
         )
         self.thread = ScriptThread(self.script_run, self.generation)
         self.thread.run_finished.connect(self._on_run_finished)

@@ -1,4 +1,4 @@
-"""The Script area's toolbar: Run, Stop, Examples, Architecture (the models the last run
+"""The Script area's toolbar: Run, Stop, Open…, Examples, Architecture (the models the last run
 called), Clear output, the busy bar and the status line.
 
 Every word follows View → Language at once: the status line keeps how to word itself (`say`
@@ -54,6 +54,7 @@ class ScriptToolbar(Retranslating, FollowsAppearance, QWidget):
         self.run_button = QPushButton()
         self.run_button.setObjectName("primaryButton")
         self.stop_button = QPushButton()
+        self.open_button = QPushButton()
         self.examples_button = QToolButton()
         self.examples_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.examples_menu = QMenu(self.examples_button)
@@ -77,7 +78,7 @@ class ScriptToolbar(Retranslating, FollowsAppearance, QWidget):
         self.busy.setTextVisible(False)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.run_button, self.stop_button, self.examples_button,
+        for widget in (self.run_button, self.stop_button, self.open_button, self.examples_button,
                        self.architecture_button, self.clear_button):  # fmt: skip
             layout.addWidget(widget)
         layout.addSpacing(8)
@@ -91,6 +92,13 @@ class ScriptToolbar(Retranslating, FollowsAppearance, QWidget):
         self.run_button.setToolTip(self.tr("Run the script (Ctrl+Enter)"))
         self.stop_button.setText(self.tr("■  Stop"))
         self.stop_button.setToolTip(self.tr("Stop the running script (Esc)"))
+        self.open_button.setText(self.tr("Open…"))
+        self.open_button.setToolTip(
+            self.tr(
+                "Open a .py file: it runs as python SCRIPT.py runs it (its folder first on "
+                "sys.path, __file__, its path in tracebacks)"
+            )
+        )
         self.examples_button.setText(self.tr("Examples"))
         self.examples_button.setToolTip(self.tr("Load a short script for one topic of PyTorch"))
         for action, example in self.example_actions:

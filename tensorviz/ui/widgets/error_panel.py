@@ -1,6 +1,7 @@
-"""Shows an ExplainedError: torch's own words (verbatim, never translated), then why, then the fix
-a teacher would give — the explanation in the language it was made in (core builds it when the
-error happens), the headings in the language in force, the colours of the theme in force."""
+"""Shows an ExplainedError: torch's own words (verbatim, never translated; NumPy's or pandas' for
+their errors, headed with whose they are), then why, then the fix a teacher would give — the
+explanation in the language it was made in (core builds it when the error happens), the headings
+in the language in force, the colours of the theme in force."""
 
 from __future__ import annotations
 
@@ -67,8 +68,6 @@ class ErrorPanel(Retranslating, QFrame):
         self.copy_button.setText(self.tr("Copy"))
         self.copy_button.setToolTip(self.tr("Copy the message and its explanation"))
         self.close_button.setToolTip(self.tr("Dismiss"))
-        says = escape(self.tr("torch says"))
-        self.torch_heading.setText(f"<b>{says}</b>")
         self._render()
 
     def show_error(self, explained: ExplainedError) -> None:
@@ -82,14 +81,19 @@ class ErrorPanel(Retranslating, QFrame):
             return
         self.title.setText(explained.title)
         has_message = bool(explained.torch_message)
+        if explained.said_by == "torch":
+            says = self.tr("torch says")
+        else:  # NumPy's, pandas', the user's own: whose words they are
+            says = self.tr("%1 says").replace("%1", explained.speaker)
+        self.torch_heading.setText(f"<b>{escape(says)}</b>")
         self.torch_heading.setVisible(has_message)
         self.torch_message.setVisible(has_message)
         self.torch_message.setText(explained.torch_message or "")
         why, fix = escape(self.tr("Why")), escape(self.tr("Fix"))
-        self.body.setText(
-            f"<p><b>{why}</b><br>{_paragraphs(explained.explanation)}</p>"
-            f"<p><b>{fix}</b><br>{_paragraphs(explained.fix)}</p>"
-        )
+        body = f"<p><b>{why}</b><br>{_paragraphs(explained.explanation)}</p>"
+        if explained.fix:  # an error nobody's rule knows has none
+            body += f"<p><b>{fix}</b><br>{_paragraphs(explained.fix)}</p>"
+        self.body.setText(body)
         footer = self.footer() if callable(self.footer) else self.footer
         if footer is None:
             footer = self.tr("Nothing in the workspace was changed.")

@@ -64,6 +64,15 @@ class AppSettings:
         self.qsettings.setValue("script/text", text)
         self.qsettings.sync()
 
+    def script_path(self) -> str | None:
+        """The file the Script area's text was opened from (None: typed or pasted text)."""
+        value = self.qsettings.value("script/path")
+        return str(value) if value else None
+
+    def set_script_path(self, path: str | None) -> None:
+        self.qsettings.setValue("script/path", path or "")
+        self.qsettings.sync()
+
     def language(self) -> str | None:
         """'system', 'en' or 'zh_CN' as chosen in View → Language (None: never chosen)."""
         value = self.qsettings.value("view/language")

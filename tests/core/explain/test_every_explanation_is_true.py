@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import torch
 import triggers_elsewhere  # noqa: F401 — registers its triggers
+import triggers_libraries  # noqa: F401
 import triggers_runtime  # noqa: F401
 import triggers_shapes  # noqa: F401
 import triggers_usage  # noqa: F401

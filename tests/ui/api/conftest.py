@@ -3,7 +3,7 @@ import gc
 import pytest
 from PySide6.QtCore import QSettings
 
-from tensorviz.api import calls, viewer
+from tensorviz.api import calls, offscreen, viewer
 from tensorviz.ui.window.app_settings import AppSettings
 
 
@@ -16,6 +16,7 @@ def api(tmp_path, monkeypatch, qtbot):
         viewer, "AppSettings", lambda: AppSettings(QSettings(settings, QSettings.Format.IniFormat))
     )
     monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    monkeypatch.setattr(offscreen, "OFFSCREEN_WINDOWS_WANTED", True)  # these tests look at it
     calls.forget_workspace()
     yield calls
     window = viewer.current_window()

@@ -230,3 +230,27 @@ def test_carriage_returns_rewrite_the_line_as_a_terminal_does(qtbot, panel):
     lines = panel.output.toPlainText().splitlines()
     assert "epoch 4" in lines and not any(f"epoch {i}" in lines for i in range(4))
     assert "done" in lines
+
+
+def test_the_captured_columns_fit_their_contents_and_grad_takes_what_is_left(qtbot, panel):
+    """At the default window size (1280 px wide, the area list beside the panel) every column but
+    .grad shows all of its contents; .grad, the last, takes the rest and its tooltip has it all."""
+    from tensorviz.ui.script.captured_list import COLUMNS, GRAD_COLUMN
+
+    panel.resize(1110, 760)
+    assert run(qtbot, panel, example_by_key("06_autograd").source) == "finished"
+    tree = panel.captured.tree
+    header = tree.header()
+    assert GRAD_COLUMN == len(COLUMNS) - 1
+    for column in range(len(COLUMNS) - 1):
+        assert header.sectionSize(column) >= tree.sizeHintForColumn(column), COLUMNS[column]
+        right = header.sectionViewportPosition(column) + header.sectionSize(column)
+        assert right <= tree.viewport().width(), f"{COLUMNS[column]} runs off the list"
+    item = tree.topLevelItem(panel.captured.names().index("w"))
+    from tensorviz.core.tensors.identity import grad_text
+
+    assert (
+        item.toolTip(GRAD_COLUMN)
+        == item.text(GRAD_COLUMN)
+        == grad_text(panel.workspace.tensor("w"))
+    )

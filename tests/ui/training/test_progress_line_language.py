@@ -11,12 +11,14 @@ def test_the_progress_line_names_the_loss_in_chinese(window, qtbot):
     qtbot.waitUntil(lambda: panel.state == "ready", timeout=TIMEOUT)
     window.language_menu.choices["zh_CN"].trigger()
     try:
-        panel.play()
+        # three epochs stepped, not played then paused: a played run can reach its last epoch
+        # (500) before the test's wait sees epoch 3, and a finished run does not pause
+        for _ in range(3):
+            panel.step_epoch()
         qtbot.waitUntil(
             lambda: bool(panel.history) and panel.history[-1].epoch >= 3, timeout=TIMEOUT
         )
-        panel.pause()
-        qtbot.waitUntil(lambda: panel.state == "paused", timeout=TIMEOUT)
+        assert panel.state == "paused"
         text = panel.progress.text()
         loss = f"{panel.history[-1].loss:.5g}"
         assert f"损失 {loss}" in text
