@@ -6,7 +6,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 ARGS ?=
-PYTEST_ARGS ?= --durations=20  # the slowest tests, at the end of every run: where `make test`'s time goes
+# -n auto: pytest-xdist runs the suite on one worker per core (the tests share no settings
+# folder, temp path or port); --durations: the slowest tests, where `make test`'s time goes.
+PYTEST_ARGS ?= -n auto --dist worksteal --durations=20
 export QT_API := pyside6
 
 .PHONY: run test bench screenshots lint lock clean setup translations
