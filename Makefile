@@ -24,7 +24,11 @@ $(STAMP): requirements.lock pyproject.toml
 run: $(STAMP)
 	$(PY) main.py $(ARGS)
 
+# compileall: the bytecode a wheel install has (pip compiles it), also where the environment
+# sets PYTHONDONTWRITEBYTECODE; every test's and bench's subprocess then starts without
+# compiling our modules again. A file changed since is recompiled in memory, never run stale.
 test: $(STAMP)
+	@$(PY) -m compileall -q tensorviz >/dev/null
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
 
 # The bench extra (torchviz, pinned in requirements-bench.lock) and Debian's graphviz (`dot`) are
@@ -40,6 +44,7 @@ bench: $(STAMP)
 	@command -v dot >/dev/null || { test "$$(id -u)" = 0 \
 		&& { apt-get install -y graphviz || { apt-get update && apt-get install -y graphviz; }; } \
 		|| echo "bench: no graphviz dot and not root (dot anchor unavailable)"; }
+	@$(PY) -m compileall -q tensorviz >/dev/null
 	QT_QPA_PLATFORM=offscreen $(PY) bench/run_all.py
 
 screenshots: $(STAMP)
