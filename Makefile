@@ -6,7 +6,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 ARGS ?=
-PYTEST_ARGS ?= --durations=20  # the slowest tests, at the end of every run: where `make test`'s time goes
+# -n auto: pytest-xdist runs the suite on one worker per core (the tests share no settings
+# folder, temp path or port); --durations: the slowest tests, where `make test`'s time goes.
+PYTEST_ARGS ?= -n auto --dist worksteal --durations=20
 export QT_API := pyside6
 
 .PHONY: run test bench screenshots lint lock clean setup translations
@@ -22,7 +24,11 @@ $(STAMP): requirements.lock pyproject.toml
 run: $(STAMP)
 	$(PY) main.py $(ARGS)
 
+# compileall: the bytecode a wheel install has (pip compiles it), also where the environment
+# sets PYTHONDONTWRITEBYTECODE; every test's and bench's subprocess then starts without
+# compiling our modules again. A file changed since is recompiled in memory, never run stale.
 test: $(STAMP)
+	@$(PY) -m compileall -q tensorviz >/dev/null
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
 
 # The bench extra (torchviz, pinned in requirements-bench.lock) and Debian's graphviz (`dot`) are
@@ -38,6 +44,7 @@ bench: $(STAMP)
 	@command -v dot >/dev/null || { test "$$(id -u)" = 0 \
 		&& { apt-get install -y graphviz || { apt-get update && apt-get install -y graphviz; }; } \
 		|| echo "bench: no graphviz dot and not root (dot anchor unavailable)"; }
+	@$(PY) -m compileall -q tensorviz >/dev/null
 	QT_QPA_PLATFORM=offscreen $(PY) bench/run_all.py
 
 screenshots: $(STAMP)

@@ -10,12 +10,18 @@ Language's, else the system's.
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import time
 
-from tensorviz import cli
-from tensorviz.core import translation
-from tensorviz.core.translation import _
+from tensorviz.core.gc_pause import gc_paused
+
+# The cli imports torch: about a million objects, all alive until exit. The cyclic collector's
+# full collections would walk every one of them and free nothing (0.1 s each on this machine).
+with gc_paused():
+    from tensorviz import cli
+    from tensorviz.core import translation
+    from tensorviz.core.translation import _
 
 _START = time.perf_counter()
 
@@ -74,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     argv = subcommand_first(argv)
     if argv and argv[0] in cli.SUBCOMMANDS:
+        gc.freeze()  # what is imported now lives until exit: later collections skip it
         register_painters()
         return cli.run_subcommand(argv)
     translation.set_language(cli.language_asked(argv))

@@ -226,7 +226,6 @@ def _load(args: argparse.Namespace):
 
 
 def _run_graph(args: argparse.Namespace) -> int:
-    from tensorviz.core.autograd.backward_steps import record_backward
     from tensorviz.core.graph_layout.layered_layout import node_detail
 
     if args.values and not args.backward:
@@ -243,6 +242,8 @@ def _run_graph(args: argparse.Namespace) -> int:
         write_output(graph.graph, args.output)
     data = graph.to_json()
     if args.backward:
+        from tensorviz.core.autograd.backward_steps import record_backward
+
         record = record_backward(graph, root)
         data["backward"] = [{"node": v.node, "op": v.op} for v in record.visits]
         data["grads"] = {

@@ -33,10 +33,44 @@ from tensorviz.core.forward.forward_record import (
 )
 from tensorviz.core.forward.module_tags import FORWARD_KEY, ModuleTagger
 from tensorviz.core.forward.module_tree import module_infos
-from tensorviz.core.forward.tensor_structure import TensorInfo, bound_arguments, flatten_tensors
+from tensorviz.core.forward.tensor_structure import (
+    TensorInfo,
+    TensorInfoMemo,
+    bound_arguments,
+    flatten_tensors,
+)
 from tensorviz.core.forward.torch_calls import is_in_place, op_name
 
 _SERIALS = itertools.count(1)
+
+try:  # torch's own helpers for the torch-function mode stack (what it uses around a handler)
+    from torch.overrides import _get_current_function_mode, _pop_mode, _push_mode
+except ImportError:  # pragma: no cover — another torch: the hooks' reads go through the mode
+    _get_current_function_mode = None
+
+
+class _OwnReads:
+    """While the recorder's hooks read what a module was given and returned (.shape, .dtype,
+    .grad_fn), the recorder is busy (the mode lets those calls through unrecorded) and its mode,
+    when it is the innermost one, is set aside as torch sets a mode aside while its handler
+    runs: thousands of reads a forward then cost no Python call each."""
+
+    def __init__(self, recorder: ForwardRecorder) -> None:
+        self.recorder = recorder
+        self.set_aside = None
+
+    def __enter__(self) -> None:
+        self.recorder.busy = True
+        mode = self.recorder.mode
+        if mode is not None and _get_current_function_mode is not None:
+            if _get_current_function_mode() is mode:
+                self.set_aside = _pop_mode()
+
+    def __exit__(self, *_exc) -> None:
+        if self.set_aside is not None:
+            _push_mode(self.set_aside)
+            self.set_aside = None
+        self.recorder.busy = False
 
 
 class _Producers:
@@ -79,8 +113,10 @@ class ForwardRecorder:
         self.record = ForwardRecord(next(_SERIALS), title)
         self.model = model
         self.busy = False
+        self.mode: TorchFunctionMode | None = None  # record_forward's, while it records
         self.stack: list[str] = []  # call ids, innermost last
         self.producers = _Producers()
+        self.infos = TensorInfoMemo()
         self.tagger = ModuleTagger()
         self.parameter_names: dict[int, tuple[weakref.ref, str]] = {}
         self.module_names: dict[int, str] = {}
@@ -130,37 +166,38 @@ class ForwardRecorder:
         return found[1] if found is not None and found[0]() is tensor else None
 
     def _sources(self, tensors: list[tuple[str, torch.Tensor]]):
-        """(source node, output index, tensor) per input tensor, or (None, name, tensor) for a
-        parameter; tensors from nowhere become "tensor" nodes first."""
+        """(source node, output index, its TensorInfo now) per input tensor, or (None, name,
+        None) for a parameter; tensors from nowhere become "tensor" nodes first."""
         sources = []
         for _, tensor in tensors:
             found = self.producers.lookup(tensor)
             if found is None:
                 name = self._parameter_name(tensor)
                 if name is not None:
-                    sources.append((None, name, tensor))
+                    sources.append((None, name, None))
                     continue
                 label = "parameter" if isinstance(tensor, torch.nn.Parameter) else "tensor"
-                made = self._node("tensor", label, [TensorInfo.of(tensor)])
+                info = self.infos.of(tensor)
+                made = self._node("tensor", label, [info])
                 self.producers.register(tensor, made.id, 0)
                 self.record.meta |= tensor.is_meta
-                found = (made.id, 0)
-            sources.append((*found, tensor))
+                sources.append((made.id, 0, info))
+            else:
+                sources.append((*found, self.infos.of(tensor)))
         return sources
 
     def _link(self, node: RecordedNode, sources) -> None:
-        for position, (source, index, tensor) in enumerate(sources):
+        for position, (source, index, info) in enumerate(sources):
             if source is None:
                 if index not in node.parameters:
                     node.parameters.append(index)
                 continue
-            info = TensorInfo.of(tensor)
             self.record.edges.append(TensorEdge(source, node.id, index, position, info))
 
     def add_inputs(self, named: list[tuple[str, object]]) -> None:
         for name, value in named:
             for path, tensor in flatten_tensors(value, name):
-                node = self._node("input", path, [TensorInfo.of(tensor)])
+                node = self._node("input", path, [self.infos.of(tensor)])
                 self.producers.register(tensor, node.id, 0)
                 self.record.meta |= tensor.is_meta
 
@@ -174,11 +211,11 @@ class ForwardRecorder:
             outputs = flatten_tensors(result)
             if error is None and not outputs and not in_place:
                 return  # size(), dim(), item(): no tensor comes out
-            inputs = flatten_tensors(list(args)) + flatten_tensors(dict(kwargs))
+            inputs = flatten_tensors(args) + (flatten_tensors(kwargs) if kwargs else [])
             sources = self._sources(inputs)
             if in_place and not outputs:  # __setitem__ returns None; it wrote its first argument
                 outputs = inputs[:1] if error is None else []
-            node = self._node("op", name, [TensorInfo.of(t) for _, t in outputs])
+            node = self._node("op", name, [self.infos.of(t) for _, t in outputs])
             node.in_place = in_place
             self._link(node, sources)
             for index, (_, tensor) in enumerate(outputs):
@@ -195,8 +232,7 @@ class ForwardRecorder:
     # --- module calls ----------------------------------------------------------------------------
 
     def enter_call(self, module: torch.nn.Module, args: tuple, kwargs: dict) -> None:
-        self.busy = True
-        try:
+        with _OwnReads(self):
             name = self._name_of(module)
             info = self.record.modules.get(name)
             parent = self.stack[-1] if self.stack else None
@@ -210,21 +246,18 @@ class ForwardRecorder:
             )
             for argument, value in bound_arguments(module.forward, args, kwargs):
                 for path, tensor in flatten_tensors(value, argument):
-                    call.inputs.append((path, TensorInfo.of(tensor)))
+                    call.inputs.append((path, self.infos.of(tensor)))
             self.record.calls[call.id] = call
             self.record.items_of(parent).append(("call", call.id))
             if info is not None:
                 info.calls.append(call.id)
             self.stack.append(call.id)
             self.tagger.enter(name, call.class_name)
-        finally:
-            self.busy = False
 
     def leave_call(self, module: torch.nn.Module, output) -> None:
         if not self.stack:
             return
-        self.busy = True
-        try:
+        with _OwnReads(self):
             raised = output is None and sys.exc_info()[1] is not None
             self.tagger.leave(None if raised else output)
             call = self.record.calls[self.stack[-1]]
@@ -236,28 +269,24 @@ class ForwardRecorder:
                 for path, tensor in flat:
                     label = path or "output"
                     sources = self._sources([(path, tensor)])
-                    node = self._node("module_output", label, [TensorInfo.of(tensor)])
+                    info = sources[0][2] or self.infos.of(tensor)  # (None: a parameter)
+                    node = self._node("module_output", label, [info])
                     self._link(node, sources)
                     self.producers.register(tensor, node.id, 0)
-                    call.outputs.append((label, TensorInfo.of(tensor)))
+                    call.outputs.append((label, info))
                 call.finished = True
             self.stack.pop()
-        finally:
-            self.busy = False
 
     # --- the whole forward -----------------------------------------------------------------------
 
     def add_outputs(self, result) -> None:
-        self.busy = True
-        try:
+        with _OwnReads(self):
             for path, tensor in flatten_tensors(result, "output"):
                 sources = self._sources([(path, tensor)])
                 node = self._node(
-                    "output", path.removeprefix("output.") or "output", [TensorInfo.of(tensor)]
+                    "output", path.removeprefix("output.") or "output", [self.infos.of(tensor)]
                 )
                 self._link(node, sources)
-        finally:
-            self.busy = False
 
     def fail(self, error: BaseException) -> None:
         record = self.record
@@ -330,7 +359,7 @@ def record_forward(
             stack.enter_context(recorder.hooks(model))
         else:
             stack.enter_context(recorder.global_hooks())
-        stack.enter_context(_OpMode(recorder))
+        recorder.mode = stack.enter_context(_OpMode(recorder))
         try:
             result = target(*args, **kwargs)
         except Exception as error:  # noqa: BLE001 — the forward's error is data (rule 7)

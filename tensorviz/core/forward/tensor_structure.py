@@ -39,6 +39,21 @@ class TensorInfo:
         return {"shape": list(self.shape), "dtype": self.dtype, "device": self.device}
 
 
+class TensorInfoMemo:
+    """TensorInfo.of, remembered by (shape, dtype, device): a recorded forward labels thousands
+    of edges and outputs with a few dozen distinct infos, and a frozen one serves them all."""
+
+    def __init__(self) -> None:
+        self._known: dict[tuple, TensorInfo] = {}
+
+    def of(self, tensor: torch.Tensor) -> TensorInfo:
+        key = (tensor.shape, tensor.dtype, tensor.device)  # (a Size hashes as its tuple)
+        info = self._known.get(key)
+        if info is None:
+            info = self._known[key] = TensorInfo.of(tensor)
+        return info
+
+
 def _child_path(path: str, key) -> str:
     if isinstance(key, str) and key.isidentifier():
         return f"{path}.{key}" if path else key
@@ -51,6 +66,15 @@ def flatten_tensors(value, path: str = "", depth: int = 0) -> list[tuple[str, to
         return [(path, value)]
     if depth >= MAX_DEPTH or isinstance(value, (str, bytes, int, float, bool, type(None))):
         return []
+    kind = type(value)
+    if kind is list or kind is tuple:  # an op's arguments, every call: the quick way through
+        found = []
+        for i, item in enumerate(value):
+            if isinstance(item, torch.Tensor):
+                found.append((f"{path}[{i}]", item))
+            elif not isinstance(item, (str, bytes, int, float, bool, type(None))):
+                found += flatten_tensors(item, f"{path}[{i}]", depth + 1)
+        return found
     found: list[tuple[str, torch.Tensor]] = []
     if isinstance(value, Mapping):  # ModelOutput too: its keys are the fields that are set
         items = list(value.items())
@@ -74,6 +98,13 @@ def flatten_tensors(value, path: str = "", depth: int = 0) -> list[tuple[str, to
 def bound_arguments(function, args: tuple, kwargs: dict) -> list[tuple[str, object]]:
     """(parameter name, value) of a call, named as the function's signature names them
     (`forward(self, input_ids, attention_mask=None)` → input_ids, attention_mask)."""
+    underlying = getattr(function, "__func__", None)
+    names = _plain_names(underlying) if underlying is not None else None
+    if names is not None and len(args) <= len(names) and kwargs.keys() <= set(names[len(args) :]):
+        # What bind_partial gives for a signature of plain parameters (every forward of
+        # torch.nn's layers), without building a BoundArguments for each module call.
+        named = list(zip(names, args, strict=False))
+        return named + [(name, kwargs[name]) for name in names[len(args) :] if name in kwargs]
     try:
         bound = _signature(function).bind_partial(*args, **kwargs)
     except (TypeError, ValueError):
@@ -94,6 +125,19 @@ def bound_arguments(function, args: tuple, kwargs: dict) -> list[tuple[str, obje
 def _unbound_signature(function) -> inspect.Signature:
     signature = inspect.signature(function)
     return signature.replace(parameters=list(signature.parameters.values())[1:])
+
+
+@functools.lru_cache(maxsize=1024)
+def _plain_names(function) -> tuple[str, ...] | None:
+    """A method's parameter names after `self` when every one may be given by position or by
+    name (no *args, **kwargs, positional-only or keyword-only), else None."""
+    try:
+        parameters = _unbound_signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is not inspect.Parameter.POSITIONAL_OR_KEYWORD for p in parameters):
+        return None
+    return tuple(p.name for p in parameters)
 
 
 def _signature(function) -> inspect.Signature:

@@ -10,21 +10,14 @@ from tensorviz.core.graph_layout.layer_ordering import Ordering
 
 def _anchor_of(layer, degree) -> int:
     """The index of a layer's best-connected node (the chain running through it), the middle
-    one among equals: _place_around keeps it exactly where it wants to be."""
-    return max(range(len(layer)), key=lambda i: (degree[layer[i]], -abs(2 * i - len(layer))))
-
-
-def _place_around(desired, gaps, anchor: int) -> list[float]:
-    """Positions for an ordered layer: its anchor node exactly where it wants to be, the others
-    as close to theirs as the gaps allow, pushed outward from it. Splitting a conflict evenly
-    instead would move the chain half a gap per layer, and a long chain would drift sideways
-    layer after layer."""
-    placed = desired[:]
-    for i in range(anchor - 1, -1, -1):
-        placed[i] = min(desired[i], placed[i + 1] - gaps[i])
-    for i in range(anchor + 1, len(placed)):
-        placed[i] = max(desired[i], placed[i - 1] + gaps[i - 1])
-    return placed
+    one among equals: the sweeps keep it exactly where it wants to be."""
+    size = len(layer)
+    best, best_key = 0, (degree[layer[0]], -size)
+    for i in range(1, size):
+        key = (degree[layer[i]], -abs(2 * i - size))
+        if key > best_key:
+            best, best_key = i, key
+    return best
 
 
 def _median(values: list[float]) -> float:
@@ -32,64 +25,95 @@ def _median(values: list[float]) -> float:
     return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
 
 
-def assign_x(order: Ordering, widths: list[float], gap: float, sweeps: int = 4) -> list[float]:
+class Following:
+    """What each node's x follows, looking up and looking down: one neighbour (a node; a node
+    with none follows itself), two equally connected ones (a pair: their mean) or several (a
+    list: their median). It depends on the edges only, not on the order within the layers,
+    so a placement and its mirror share it.
+
+    A node read from two places sits under the one with more edges (the chain it continues,
+    not the leaf or weight beside it): the mean of the two would shift a long chain half a box
+    sideways per layer, thousands of pixels over a transformer (dot aligns to one too). Ties
+    between equally connected nodes go to the one whose neighbours are better connected: the
+    chain continues through them, a weight's transpose ends at a leaf."""
+
+    def __init__(self, order: Ordering) -> None:
+        up, down = order.up, order.down
+        edges = [len(a) + len(b) for a, b in zip(up, down, strict=True)]
+        self.degree = degree = [
+            100 * edges[node] + sum([edges[m] for m in up[node]]) + sum([edges[m] for m in near])
+            for node, near in enumerate(down)
+        ]
+        self.up = [_followed(node, near, degree) for node, near in enumerate(up)]
+        self.down = [_followed(node, near, degree) for node, near in enumerate(down)]
+
+
+def assign_x(
+    order: Ordering,
+    widths: list[float],
+    gap: float,
+    sweeps: int = 4,
+    following: Following | None = None,
+) -> list[float]:
     """x of every node (by index): packed left, then each layer in turn pulled to the median of
-    its neighbours above (downward sweeps) or below (upward), keeping the order and the gaps."""
+    its neighbours above (downward sweeps) or below (upward), keeping the order and the gaps:
+    its anchor node (_anchor_of) exactly where it wants to be, the others as close to theirs as
+    the gaps allow, pushed outward from it. Splitting a conflict evenly instead would move the
+    chain half a gap per layer, and a long chain would drift sideways layer after layer."""
+    following = following or Following(order)
+    degree = following.degree
     x = [0.0] * len(order.names)
-    gaps_of = []  # per layer: least centre distances of neighbours (the order is fixed here)
+    # Each direction's plan, per layer: its nodes, what each follows, whether each follows one
+    # node (its desired x is then one list comprehension), the least centre distances of
+    # neighbours and the anchor. The sweeps are the hot loop of a layout (thousands of layers
+    # of a few nodes each), so the placement is written out in them on plain floats.
+    plans: list[list[tuple]] = [[], []]
     for layer in order.layers:
         cursor = 0.0
         for node in layer:
             x[node] = cursor + widths[node] / 2
             cursor += widths[node] + gap
-        pairs = zip(layer, layer[1:], strict=False)
-        gaps_of.append([(widths[a] + widths[b]) / 2 + gap for a, b in pairs])
-    layers = list(zip(order.layers, gaps_of, strict=True))
-    # A node read from two places sits under the one with more edges (the chain it continues,
-    # not the leaf or weight beside it): the mean of the two would shift a long chain half a
-    # box sideways per layer, thousands of pixels over a transformer (dot aligns to one too).
-    # Ties between equally connected nodes go to the one whose neighbours are better
-    # connected: the chain continues through them, a weight's transpose ends at a leaf.
-    edges = [len(a) + len(b) for a, b in zip(order.up, order.down, strict=True)]
-    degree = [
-        100 * edges[node] + sum(edges[m] for m in order.up[node]) + sum(edges[m] for m in near)
-        for node, near in enumerate(order.down)
-    ]
-    # What each node follows, looking up and looking down (fixed while the order is): one
-    # neighbour (a node), two equally connected ones (a pair: their mean) or several (a list:
-    # their median); None: it stays.
-    follows = [[_followed(near, degree) for near in order.up],
-               [_followed(near, degree) for near in order.down]]  # fmt: skip
-    anchors = [_anchor_of(layer, degree) if len(layer) > 1 else 0 for layer in order.layers]
-    layers = [(layer, gaps, anchor) for (layer, gaps), anchor in zip(layers, anchors, strict=True)]
+        gaps = [(widths[a] + widths[b]) / 2 + gap for a, b in zip(layer, layer[1:], strict=False)]
+        anchor = _anchor_of(layer, degree) if len(layer) > 1 else 0
+        for plan, rules in zip(plans, (following.up, following.down), strict=True):
+            own = [rules[node] for node in layer]
+            single = all([type(rule) is int for rule in own])
+            plan.append((layer, own, single, gaps, anchor))
     for sweep in range(sweeps):
         downward = sweep % 2 == 0
-        rules = follows[0] if downward else follows[1]
-        for layer, gaps, anchor in layers if downward else reversed(layers):
-            desired = []
-            for node in layer:
-                rule = rules[node]
-                if rule is None:
-                    desired.append(x[node])
-                elif type(rule) is int:
-                    desired.append(x[rule])
-                elif type(rule) is tuple:
-                    desired.append((x[rule[0]] + x[rule[1]]) / 2)  # the median of two
-                else:
-                    desired.append(_median(sorted([x[m] for m in rule])))
-            if len(layer) == 1:
-                x[layer[0]] = desired[0]
+        for layer, rules, single, gaps, anchor in plans[0] if downward else reversed(plans[1]):
+            if single:
+                desired = [x[rule] for rule in rules]
             else:
-                for node, value in zip(layer, _place_around(desired, gaps, anchor), strict=True):
-                    x[node] = value
+                desired = []
+                for rule in rules:
+                    if type(rule) is int:
+                        desired.append(x[rule])
+                    elif type(rule) is tuple:
+                        desired.append((x[rule[0]] + x[rule[1]]) / 2)  # the median of two
+                    else:
+                        desired.append(_median(sorted([x[m] for m in rule])))
+            placed = desired[anchor]
+            x[layer[anchor]] = placed
+            for i in range(anchor - 1, -1, -1):  # left of the anchor: pushed left
+                placed -= gaps[i]
+                if desired[i] < placed:
+                    placed = desired[i]
+                x[layer[i]] = placed
+            placed = desired[anchor]
+            for i in range(anchor + 1, len(layer)):  # right of it: pushed right
+                placed += gaps[i - 1]
+                if desired[i] > placed:
+                    placed = desired[i]
+                x[layer[i]] = placed
     return x
 
 
-def _followed(near: list[int], degree: list[int]):
-    """The rule of assign_x for a node whose neighbours on one side are `near`: of two, the
-    better-connected one (a chain stays straight), or both when they tie."""
+def _followed(node: int, near: list[int], degree: list[int]):
+    """The rule of assign_x for `node` whose neighbours on one side are `near`: itself when it
+    has none, of two the better-connected one (a chain stays straight), or both when they tie."""
     if not near:
-        return None
+        return node
     if len(near) == 1:
         return near[0]
     if len(near) == 2:
@@ -115,8 +139,9 @@ def balanced_x(order: Ordering, widths: list[float], gap: float, sweeps: int) ->
     drifts a step per block and the other not at all, while their mean drifts half a step. Width
     shows the drift; like Brandes and Köpf, keep the narrowest (their mean elsewhere, where the
     drifts cancel). All three keep every gap in the same order."""
-    straight = assign_x(order, widths, gap, sweeps)
+    following = Following(order)  # (the mirror has the same edges)
+    straight = assign_x(order, widths, gap, sweeps, following)
     mirror = Ordering.of_ids([layer[::-1] for layer in order.layers], order.up, order.down)
-    flipped = [-value for value in assign_x(mirror, widths, gap, sweeps)]
+    flipped = [-value for value in assign_x(mirror, widths, gap, sweeps, following)]
     mean = [(a + b) / 2 for a, b in zip(straight, flipped, strict=True)]
     return min((mean, straight, flipped), key=lambda x: _span(x, widths))

@@ -5,13 +5,14 @@ least-squares values. Presents core records; computes nothing.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QWidget
 
 from tensorviz.core.training.report import ExperimentInfo, gradients_agree
 from tensorviz.core.training.trainer import StepRecord
 from tensorviz.ui.training.step_labels import (
     NumberCell,
+    PrintedLines,
     mono_font,
     number_text,
     set_number,
@@ -144,10 +145,8 @@ class ResultsView(Retranslating, FollowsAppearanceLater, QFrame):
         self.note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.note.hide()
         grid.addWidget(self.note, 6, 0, 1, 3)
-        self.tutorial = QLabel("")  # the tutorial's "Epoch [100/500], Loss: …" lines
-        self.tutorial.setFont(mono)
+        self.tutorial = PrintedLines(mono)  # the tutorial's "Epoch [100/500], Loss: …" lines
         self.tutorial.setProperty("verbatim", True)  # "Epoch [100/500], Loss: …" as printed
-        self.tutorial.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.tutorial.hide()
         grid.addWidget(self.tutorial, 7, 0, 1, 3)
         grid.setColumnStretch(0, 1)
@@ -165,6 +164,7 @@ class ResultsView(Retranslating, FollowsAppearanceLater, QFrame):
 
     def _measure(self) -> None:
         self.loss.setFixedHeight(2 * self.loss.fontMetrics().lineSpacing() + 4)
+        self.tutorial.fit_height()
 
     def _show_texts(self) -> None:
         final = self.final and self.record is not None
@@ -193,8 +193,7 @@ class ResultsView(Retranslating, FollowsAppearanceLater, QFrame):
 
     def add_tutorial_lines(self, lines: list[str]) -> None:
         if lines:
-            shown = self.tutorial.text()
-            self.tutorial.setText("\n".join(([shown] if shown else []) + lines))
+            self.tutorial.add_lines(lines)
             self.tutorial.show()
 
     def show_record(self, record: StepRecord, final: bool) -> None:

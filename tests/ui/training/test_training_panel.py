@@ -173,8 +173,25 @@ def test_the_tutorial_table_fills_in_as_training_runs(qtbot, panel):
     assert not panel.results_view.tutorial.isVisible()
     panel.play()
     qtbot.waitUntil(lambda: panel.state == "finished", timeout=TIMEOUT)
-    shown = panel.results_view.tutorial.text().splitlines()
+    shown = panel.results_view.tutorial.toPlainText().splitlines()
     assert shown == tutorial_table(panel.history, 300) and len(shown) == 3
     assert shown[-1].startswith("Epoch [300/300], Loss: ")
     configure(qtbot, panel, epochs=200)  # a new experiment starts a new table
-    assert panel.results_view.tutorial.text() == ""
+    assert panel.results_view.tutorial.toPlainText() == ""
+
+
+def test_a_long_runs_tutorial_lines_are_all_kept_in_a_few_lines_of_room(qtbot, panel):
+    """100,000 epochs print 1,000 tutorial lines: every one is kept (selectable, scrolled to),
+    the newest in view, and the results never grow taller than a few lines (a label holding
+    them all grew a line every 100 epochs and was laid out whole again on every batch)."""
+    results = panel.results_view
+    lines = [f"Epoch [{e}/100000], Loss: {1 / e:.4f}" for e in range(100, 100_001, 100)]
+    heights = []
+    for start in range(0, len(lines), 50):  # in batches, as the worker sends them
+        results.add_tutorial_lines(lines[start : start + 50])
+        heights.append(results.tutorial.height())
+    assert results.tutorial.toPlainText().splitlines() == lines
+    spacing = results.tutorial.fontMetrics().lineSpacing()
+    assert max(heights) == heights[0] < (results.tutorial.VISIBLE_LINES + 1) * spacing
+    bar = results.tutorial.verticalScrollBar()
+    assert bar.maximum() > 0 and bar.value() == bar.maximum()  # the last line is the one seen

@@ -75,7 +75,8 @@ def test_theme_and_zoom_apply_to_the_application_and_are_remembered(window, qtbo
     window.theme_menu.choices["dark"].trigger()
     assert app.palette().window().color() == themes.DARK.colour("window")
     assert themes.current_theme() is themes.DARK
-    for _ in range(len(themes.ZOOM_STEPS)):  # past the largest step from anywhere: clamped
+    # From 100 %: every step up to the largest, and one more that stays clamped there.
+    for _ in range(len(themes.ZOOM_STEPS) - themes.ZOOM_STEPS.index(1.0)):
         window.zoom_menu.zoom_in.trigger()
     assert window.appearance.zoom == themes.ZOOM_STEPS[-1] == 2.5
     assert app.font().pointSizeF() == pytest.approx(base * 2.5)
@@ -83,7 +84,7 @@ def test_theme_and_zoom_apply_to_the_application_and_are_remembered(window, qtbo
     assert window.settings.zoom() == 2.5 and window.settings.theme() == "dark"
     window.zoom_menu.reset.trigger()
     assert app.font().pointSizeF() == pytest.approx(base)
-    for _ in range(len(themes.ZOOM_STEPS)):
+    for _ in range(themes.ZOOM_STEPS.index(1.0) + 1):  # down to the smallest, one more: clamped
         window.zoom_menu.zoom_out.trigger()
     assert window.appearance.zoom == themes.ZOOM_STEPS[0] == 0.75
     window.zoom_menu.reset.trigger()
