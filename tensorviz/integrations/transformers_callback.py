@@ -1,0 +1,70 @@
+"""`TensorvizCallback` for the transformers `Trainer`: `Trainer(...,
+callbacks=[TensorvizCallback()])` watches the model and the optimizer the Trainer made.
+
+    from tensorviz.integrations.transformers_callback import TensorvizCallback
+    trainer = Trainer(model, args, train_dataset=data, callbacks=[TensorvizCallback()])
+
+Every optimizer step becomes a step of the run folder (`tensorviz.watch()` does the recording,
+through the optimizer inside accelerate's wrapper); what the Trainer logs (`loss`,
+`learning_rate`, `grad_norm`, every `logging_steps`) goes to the run as the step's loss and
+scalars, and the run closes when training ends. On several processes every rank writes its own
+stream into the same run folder. transformers is imported with this module, never by `import
+tensorviz`.
+"""
+
+from __future__ import annotations
+
+import torch
+from transformers import TrainerCallback
+
+from tensorviz.integrations.logged_numbers import numeric_logs
+
+
+def innermost_optimizer(optimizer):
+    """The torch optimizer inside accelerate's `AcceleratedOptimizer` (and the like), whose
+    step hooks fire on every real step."""
+    seen = set()
+    while id(optimizer) not in seen:
+        seen.add(id(optimizer))
+        inner = getattr(optimizer, "optimizer", None)
+        if not isinstance(inner, torch.optim.Optimizer):
+            break
+        optimizer = inner
+    return optimizer
+
+
+class TensorvizCallback(TrainerCallback):
+    """Records the training into a run folder; `folder` says where once training has begun."""
+
+    def __init__(self, *, log_dir=None, every: int = 1, histograms_every: int = 50):
+        self.log_dir = log_dir
+        self.every = every
+        self.histograms_every = histograms_every
+        self.run = None
+
+    @property
+    def folder(self):
+        return None if self.run is None else self.run.folder
+
+    def on_train_begin(self, args, state, control, model=None, optimizer=None, **kwargs):
+        import tensorviz
+
+        optimizers = [innermost_optimizer(optimizer)] if optimizer is not None else None
+        self.run = tensorviz.watch(
+            model,
+            optimizers,
+            log_dir=self.log_dir,
+            every=self.every,
+            histograms_every=self.histograms_every,
+        )
+
+    def on_log(self, args, state, control, logs=None, **kwargs):
+        if self.run is None:
+            return
+        scalars = numeric_logs(logs)
+        self.run.log(loss=scalars.pop("loss", None), **scalars)
+
+    def on_train_end(self, args, state, control, **kwargs):
+        run, self.run = self.run, None
+        if run is not None:
+            run.close()

@@ -1,0 +1,84 @@
+"""The transformers callback inside a real `Trainer` with a tiny GPT-2 built from its config
+(no download), checked against torch: one step per optimizer step the Trainer made, the last
+step's gradient norms equal p.grad just before `optimizer.step()` (our own pre-hook on the
+torch optimizer inside accelerate's wrapper), the loss is the one the Trainer logged."""
+
+import pytest
+
+transformers = pytest.importorskip("transformers")
+
+import torch  # noqa: E402
+
+from tensorviz.core.watch.run_reader import RunReader  # noqa: E402
+from tensorviz.integrations.transformers_callback import (  # noqa: E402
+    TensorvizCallback,
+    innermost_optimizer,
+)
+
+
+class TokenRows(torch.utils.data.Dataset):
+    def __init__(self, rows=20, length=12, vocabulary=50):
+        generator = torch.Generator().manual_seed(0)
+        self.ids = torch.randint(0, vocabulary, (rows, length), generator=generator)
+
+    def __len__(self):
+        return len(self.ids)
+
+    def __getitem__(self, index):
+        return {"input_ids": self.ids[index], "labels": self.ids[index]}
+
+
+class GradientsBeforeEachStep(transformers.TrainerCallback):
+    """Puts a step pre-hook of our own on the torch optimizer the Trainer made."""
+
+    def __init__(self):
+        self.norms = []
+
+    def on_train_begin(self, args, state, control, model=None, optimizer=None, **kwargs):
+        def read(optimizer, args, kwargs):
+            self.norms.append(
+                {name: p.grad.norm().item() for name, p in model.named_parameters()
+                 if p.grad is not None}
+            )  # fmt: skip
+
+        innermost_optimizer(optimizer).register_step_pre_hook(read)
+
+
+def _tiny_gpt2():
+    torch.manual_seed(0)
+    config = transformers.GPT2Config(
+        vocab_size=50, n_positions=16, n_embd=16, n_layer=1, n_head=2, resid_pdrop=0.0,
+        embd_pdrop=0.0, attn_pdrop=0.0,
+    )  # fmt: skip
+    return transformers.GPT2LMHeadModel(config)
+
+
+def test_a_trainer_run_becomes_a_run_folder_with_torchs_own_numbers(tmp_path):
+    model = _tiny_gpt2()
+    watcher = TensorvizCallback(log_dir=tmp_path / "runs")
+    gradients = GradientsBeforeEachStep()
+    args = transformers.TrainingArguments(
+        output_dir=str(tmp_path / "out"), max_steps=5, per_device_train_batch_size=4,
+        logging_steps=1, learning_rate=1e-3, report_to=[], use_cpu=True, save_strategy="no",
+        disable_tqdm=True, dataloader_num_workers=0, seed=0,
+    )  # fmt: skip
+    trainer = transformers.Trainer(
+        model=model, args=args, train_dataset=TokenRows(), callbacks=[watcher, gradients]
+    )
+    trainer.train()
+
+    run = RunReader(watcher.folder)
+    rank = run.ranks[0]
+    assert trainer.state.global_step == 5
+    assert rank.steps == list(range(1, trainer.state.global_step + 1))
+    assert rank.ended is not None and rank.ended["status"] == "finished"
+    assert "transformer.h.0.attn.c_attn.weight" in rank.param_names
+    last = rank.tables["grad_norm"].values[-1]
+    assert len(gradients.norms) == 5
+    for name, norm in gradients.norms[-1].items():
+        assert last[rank.tables["grad_norm"].index_of(name)] == pytest.approx(norm, rel=1e-5)
+    logged = [entry["loss"] for entry in trainer.state.log_history if "loss" in entry]
+    assert len(logged) == 5
+    assert rank.loss == pytest.approx(logged, rel=1e-6)
+    rates = [entry["learning_rate"] for entry in trainer.state.log_history if "loss" in entry]
+    assert rank.scalars.column("learning_rate") == pytest.approx(rates)
