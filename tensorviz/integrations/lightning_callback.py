@@ -30,12 +30,9 @@ class TensorvizCallback(Callback):
         self.log_dir = log_dir
         self.every = every
         self.histograms_every = histograms_every
-        self.run = None
+        self.run = None  # the WatchRun while the trainer runs
+        self.folder = None  # its run folder, kept after the run closed
         self._logged_step = None
-
-    @property
-    def folder(self):
-        return None if self.run is None else self.run.folder
 
     def on_fit_start(self, trainer, pl_module) -> None:
         import tensorviz
@@ -47,6 +44,7 @@ class TensorvizCallback(Callback):
             every=self.every,
             histograms_every=self.histograms_every,
         )
+        self.folder = self.run.folder
         self._logged_step = trainer.global_step
 
     def on_train_batch_end(self, trainer, pl_module, outputs, batch, batch_idx) -> None:
@@ -66,5 +64,9 @@ class TensorvizCallback(Callback):
 
     def _close(self, exception: BaseException | None = None) -> None:
         run, self.run = self.run, None
-        if run is not None:
+        if run is None:
+            return
+        if exception is None:
             run.close()
+        else:  # the run's own ending: "error" with the line, or "interrupted" for Ctrl+C
+            run.__exit__(type(exception), exception, exception.__traceback__)

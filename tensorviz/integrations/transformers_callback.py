@@ -40,11 +40,8 @@ class TensorvizCallback(TrainerCallback):
         self.log_dir = log_dir
         self.every = every
         self.histograms_every = histograms_every
-        self.run = None
-
-    @property
-    def folder(self):
-        return None if self.run is None else self.run.folder
+        self.run = None  # the WatchRun while the trainer runs
+        self.folder = None  # its run folder, kept after the run closed
 
     def on_train_begin(self, args, state, control, model=None, optimizer=None, **kwargs):
         import tensorviz
@@ -57,6 +54,7 @@ class TensorvizCallback(TrainerCallback):
             every=self.every,
             histograms_every=self.histograms_every,
         )
+        self.folder = self.run.folder
 
     def on_log(self, args, state, control, logs=None, **kwargs):
         if self.run is None:

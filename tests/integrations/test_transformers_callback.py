@@ -1,19 +1,14 @@
 """The transformers callback inside a real `Trainer` with a tiny GPT-2 built from its config
 (no download), checked against torch: one step per optimizer step the Trainer made, the last
 step's gradient norms equal p.grad just before `optimizer.step()` (our own pre-hook on the
-torch optimizer inside accelerate's wrapper), the loss is the one the Trainer logged."""
+torch optimizer inside accelerate's wrapper), the loss is the one the Trainer logged.
+
+transformers is imported inside the test (≈2.5 s), so collecting the suite never pays for it."""
 
 import pytest
+import torch
 
-transformers = pytest.importorskip("transformers")
-
-import torch  # noqa: E402
-
-from tensorviz.core.watch.run_reader import RunReader  # noqa: E402
-from tensorviz.integrations.transformers_callback import (  # noqa: E402
-    TensorvizCallback,
-    innermost_optimizer,
-)
+from tensorviz.core.watch.run_reader import RunReader
 
 
 class TokenRows(torch.utils.data.Dataset):
@@ -28,35 +23,38 @@ class TokenRows(torch.utils.data.Dataset):
         return {"input_ids": self.ids[index], "labels": self.ids[index]}
 
 
-class GradientsBeforeEachStep(transformers.TrainerCallback):
-    """Puts a step pre-hook of our own on the torch optimizer the Trainer made."""
+def _gradients_before_each_step(transformers, innermost_optimizer):
+    class GradientsBeforeEachStep(transformers.TrainerCallback):
+        """Puts a step pre-hook of our own on the torch optimizer the Trainer made."""
 
-    def __init__(self):
-        self.norms = []
+        def __init__(self):
+            self.norms = []
 
-    def on_train_begin(self, args, state, control, model=None, optimizer=None, **kwargs):
-        def read(optimizer, args, kwargs):
-            self.norms.append(
-                {name: p.grad.norm().item() for name, p in model.named_parameters()
-                 if p.grad is not None}
-            )  # fmt: skip
+        def on_train_begin(self, args, state, control, model=None, optimizer=None, **kwargs):
+            def read(optimizer, args, kwargs):
+                self.norms.append(
+                    {name: p.grad.norm().item() for name, p in model.named_parameters()
+                     if p.grad is not None}
+                )  # fmt: skip
 
-        innermost_optimizer(optimizer).register_step_pre_hook(read)
+            innermost_optimizer(optimizer).register_step_pre_hook(read)
+
+    return GradientsBeforeEachStep()
 
 
-def _tiny_gpt2():
+def test_a_trainer_run_becomes_a_run_folder_with_torchs_own_numbers(tmp_path):
+    import transformers
+
+    from tensorviz.integrations.transformers_callback import TensorvizCallback, innermost_optimizer
+
     torch.manual_seed(0)
     config = transformers.GPT2Config(
         vocab_size=50, n_positions=16, n_embd=16, n_layer=1, n_head=2, resid_pdrop=0.0,
         embd_pdrop=0.0, attn_pdrop=0.0,
     )  # fmt: skip
-    return transformers.GPT2LMHeadModel(config)
-
-
-def test_a_trainer_run_becomes_a_run_folder_with_torchs_own_numbers(tmp_path):
-    model = _tiny_gpt2()
+    model = transformers.GPT2LMHeadModel(config)
     watcher = TensorvizCallback(log_dir=tmp_path / "runs")
-    gradients = GradientsBeforeEachStep()
+    gradients = _gradients_before_each_step(transformers, innermost_optimizer)
     args = transformers.TrainingArguments(
         output_dir=str(tmp_path / "out"), max_steps=5, per_device_train_batch_size=4,
         logging_steps=1, learning_rate=1e-3, report_to=[], use_cpu=True, save_strategy="no",
@@ -67,8 +65,7 @@ def test_a_trainer_run_becomes_a_run_folder_with_torchs_own_numbers(tmp_path):
     )
     trainer.train()
 
-    run = RunReader(watcher.folder)
-    rank = run.ranks[0]
+    rank = RunReader(watcher.folder).ranks[0]
     assert trainer.state.global_step == 5
     assert rank.steps == list(range(1, trainer.state.global_step + 1))
     assert rank.ended is not None and rank.ended["status"] == "finished"
@@ -77,8 +74,9 @@ def test_a_trainer_run_becomes_a_run_folder_with_torchs_own_numbers(tmp_path):
     assert len(gradients.norms) == 5
     for name, norm in gradients.norms[-1].items():
         assert last[rank.tables["grad_norm"].index_of(name)] == pytest.approx(norm, rel=1e-5)
-    logged = [entry["loss"] for entry in trainer.state.log_history if "loss" in entry]
+    logged = [entry for entry in trainer.state.log_history if "loss" in entry]
     assert len(logged) == 5
-    assert rank.loss == pytest.approx(logged, rel=1e-6)
-    rates = [entry["learning_rate"] for entry in trainer.state.log_history if "loss" in entry]
-    assert rank.scalars.column("learning_rate") == pytest.approx(rates)
+    assert rank.loss == pytest.approx([entry["loss"] for entry in logged], rel=1e-6)
+    assert rank.scalars.column("learning_rate") == pytest.approx(
+        [entry["learning_rate"] for entry in logged]
+    )
