@@ -78,6 +78,7 @@ def record_loop(
     """Train `model` for `steps` steps and write rank `rank` of a run folder at `folder`.
     `raise_at`: the loop raises ValueError at that step's forward (a script that raised)."""
     folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
     if rank == 0:
         write_run_file(folder, name=name, started="2026-01-01T00:00:00", command=["train.py"],
                        world_size=world_size, every=1, histograms_every=0)  # fmt: skip
