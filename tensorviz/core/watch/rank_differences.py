@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tensorviz.core.translation import _
 from tensorviz.core.watch.diagnosis_texts import listed, number
 from tensorviz.core.watch.run_reader import RankSeries, RunReader
 
@@ -65,7 +66,7 @@ def _row_keys(series: RankSeries) -> np.ndarray:
 
 
 def _compare(reference: RankSeries, other: RankSeries) -> RankDifference | None:
-    _, reference_rows, other_rows = np.intersect1d(
+    _keys, reference_rows, other_rows = np.intersect1d(
         _row_keys(reference), _row_keys(other), assume_unique=False, return_indices=True
     )
     if reference_rows.size == 0:

@@ -74,9 +74,11 @@ def record_loop(
     world_size: int = 1,
     name: str = "test run",
     raise_at: int | None = None,
+    before_step: Callable[[int], None] | None = None,
 ) -> TorchSaw:
     """Train `model` for `steps` steps and write rank `rank` of a run folder at `folder`.
-    `raise_at`: the loop raises ValueError at that step's forward (a script that raised)."""
+    `raise_at`: the loop raises ValueError at that step's forward (a script that raised);
+    `before_step(step)` runs before each step's forward."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     if rank == 0:
@@ -100,6 +102,8 @@ def record_loop(
     step = 0
     try:
         for step in range(1, steps + 1):
+            if before_step is not None:
+                before_step(step)
             x, y = batch(step)
             if raise_at == step:
                 raise ValueError(f"bad batch at step {step}")
@@ -191,3 +195,35 @@ def regression_batches(inputs: int, outputs: int, *, batch: int = 32, seed: int 
         return x, torch.tanh(x @ teacher)
 
     return make
+
+
+def record_ddp(folder: Path, *, steps: int = 8, desync_at: int | None = None) -> None:
+    """Two ranks of a real DistributedDataParallel job (gloo, CPU, two processes) write one run
+    folder; `desync_at`: rank 1 alone scales one weight at that step (a desync bug)."""
+    import torch.multiprocessing as mp
+
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    mp.spawn(_ddp_rank, args=(2, str(folder), steps, desync_at), nprocs=2, join=True)
+
+
+def _ddp_rank(rank: int, world_size: int, folder: str, steps: int, desync_at) -> None:
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel
+
+    torch.set_num_threads(1)
+    dist.init_process_group("gloo", init_method=f"file://{folder}/.store", rank=rank,
+                            world_size=world_size)  # fmt: skip
+    try:
+        model = DistributedDataParallel(mlp([8, 16, 16, 2], nn.ReLU, seed=0))
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
+
+        def desync(step: int) -> None:
+            if rank == 1 and step == desync_at:
+                with torch.no_grad():
+                    model.module[2].weight.mul_(1.01)
+
+        record_loop(Path(folder), model, optimizer, regression_batches(8, 2, seed=10 + rank),
+                    nn.functional.mse_loss, steps, rank=rank, world_size=world_size,
+                    before_step=desync)  # fmt: skip
+    finally:
+        dist.destroy_process_group()
