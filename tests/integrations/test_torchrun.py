@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tensorviz.core.watch.rank_differences import rank_differences
 from tensorviz.core.watch.run_reader import RunReader
 
 SCRIPT = Path(__file__).with_name("ddp_training.py")
@@ -59,6 +60,7 @@ def test_each_rank_writes_its_own_stream_with_torchs_numbers(tmp_path):
         _column(run.ranks[0], "grad_norm"), _column(run.ranks[1], "grad_norm"), rtol=1e-6
     )
     assert run.ranks[0].loss != pytest.approx(run.ranks[1].loss)
+    assert rank_differences(run) == []
 
 
 def test_a_parameter_one_rank_changed_by_itself_is_the_one_that_differs(tmp_path):
@@ -69,3 +71,6 @@ def test_a_parameter_one_rank_changed_by_itself_is_the_one_that_differs(tmp_path
     expected = np.zeros_like(differs)
     expected[2:, NAMES.index("2.weight")] = True
     assert (differs == expected).all(), differs
+    (difference,) = rank_differences(run)  # what the report and the viewer say
+    assert (difference.rank, difference.reference_rank) == (1, 0)
+    assert difference.step == 3 and difference.names == ("2.weight",)
