@@ -4,21 +4,23 @@ LightningModule and the optimizers its `configure_optimizers` made, from fit sta
     from tensorviz.integrations.lightning_callback import TensorvizCallback
     trainer = lightning.Trainer(callbacks=[TensorvizCallback(histograms_every=100)])
 
-Every optimizer step becomes a step of the run folder (`tensorviz.watch()` does the recording);
-the callback adds the training loss and every number Lightning logged
+Every optimizer step becomes a step of the run folder (`tensorviz.watch()` does the recording;
+Lightning's backward runs inside `optimizer.step(closure)`, and the gradients are read when the
+closure returns); the callback adds the training loss and every number Lightning logged
 (`trainer.callback_metrics`, what `self.log(...)` sent) as the step's scalars, and closes the run
 when fit ends or raises. Under a distributed strategy every rank writes its own stream into the
-same run folder. Lightning is imported with this module (`lightning.pytorch`, else the older
-`pytorch_lightning`), never by `import tensorviz`.
+same run folder. Lightning is imported with this module (`lightning.pytorch`, else the
+standalone `pytorch_lightning`), never by `import tensorviz`.
 """
 
 from __future__ import annotations
 
 try:
     from lightning.pytorch import Callback
-except ImportError:  # the standalone package of Lightning < 2 names it pytorch_lightning
+except ImportError:  # Lightning installed as the standalone pytorch_lightning package
     from pytorch_lightning import Callback
 
+from tensorviz.integrations.callback_run import CallbackRun
 from tensorviz.integrations.logged_numbers import as_number, numeric_logs
 
 
@@ -30,20 +32,15 @@ class TensorvizCallback(Callback):
         self.log_dir = log_dir
         self.every = every
         self.histograms_every = histograms_every
-        self.run = None  # the WatchRun while the trainer runs
-        self.folder = None  # its run folder, kept after the run closed
+        self.run: CallbackRun | None = None  # while the trainer fits
+        self.folder = None  # the run folder, kept after the run closed
         self._logged_step = None
 
     def on_fit_start(self, trainer, pl_module) -> None:
-        import tensorviz
-
-        self.run = tensorviz.watch(
-            pl_module,
-            list(trainer.optimizers),
-            log_dir=self.log_dir,
-            every=self.every,
+        self.run = CallbackRun(
+            pl_module, trainer.optimizers, log_dir=self.log_dir, every=self.every,
             histograms_every=self.histograms_every,
-        )
+        )  # fmt: skip
         self.folder = self.run.folder
         self._logged_step = trainer.global_step
 
@@ -57,16 +54,12 @@ class TensorvizCallback(Callback):
         self.run.log(loss=as_number(loss) if loss is not None else None, **scalars)
 
     def on_fit_end(self, trainer, pl_module) -> None:
-        self._close()
+        self._end()
 
     def on_exception(self, trainer, pl_module, exception: BaseException) -> None:
-        self._close(exception)
+        self._end(exception)
 
-    def _close(self, exception: BaseException | None = None) -> None:
+    def _end(self, exception: BaseException | None = None) -> None:
         run, self.run = self.run, None
-        if run is None:
-            return
-        if exception is None:
-            run.close()
-        else:  # the run's own ending: "error" with the line, or "interrupted" for Ctrl+C
-            run.__exit__(type(exception), exception, exception.__traceback__)
+        if run is not None:
+            run.end(exception)

@@ -5,7 +5,7 @@ callbacks=[TensorvizCallback()])` watches the model and the optimizer the Traine
     trainer = Trainer(model, args, train_dataset=data, callbacks=[TensorvizCallback()])
 
 Every optimizer step becomes a step of the run folder (`tensorviz.watch()` does the recording,
-through the optimizer inside accelerate's wrapper); what the Trainer logs (`loss`,
+through the torch optimizer inside accelerate's wrapper); what the Trainer logs (`loss`,
 `learning_rate`, `grad_norm`, every `logging_steps`) goes to the run as the step's loss and
 scalars, and the run closes when training ends. On several processes every rank writes its own
 stream into the same run folder. transformers is imported with this module, never by `import
@@ -17,12 +17,14 @@ from __future__ import annotations
 import torch
 from transformers import TrainerCallback
 
+from tensorviz.core.translation import _
+from tensorviz.integrations.callback_run import CallbackRun
 from tensorviz.integrations.logged_numbers import numeric_logs
 
 
 def innermost_optimizer(optimizer):
-    """The torch optimizer inside accelerate's `AcceleratedOptimizer` (and the like), whose
-    step hooks fire on every real step."""
+    """The torch optimizer inside accelerate's `AcceleratedOptimizer` (itself an Optimizer
+    subclass whose own step hooks never fire), whose step hooks fire on every real step."""
     seen = set()
     while id(optimizer) not in seen:
         seen.add(id(optimizer))
@@ -40,29 +42,25 @@ class TensorvizCallback(TrainerCallback):
         self.log_dir = log_dir
         self.every = every
         self.histograms_every = histograms_every
-        self.run = None  # the WatchRun while the trainer runs
-        self.folder = None  # its run folder, kept after the run closed
+        self.run: CallbackRun | None = None  # while the Trainer trains
+        self.folder = None  # the run folder, kept after the run closed
 
     def on_train_begin(self, args, state, control, model=None, optimizer=None, **kwargs):
-        import tensorviz
-
-        optimizers = [innermost_optimizer(optimizer)] if optimizer is not None else None
-        self.run = tensorviz.watch(
-            model,
-            optimizers,
-            log_dir=self.log_dir,
-            every=self.every,
+        if self.run is not None:  # the last train() raised (the Trainer has no hook for that)
+            self.run.end(RuntimeError(_("train() stopped before it ended")))
+        optimizers = [innermost_optimizer(optimizer)] if optimizer is not None else []
+        self.run = CallbackRun(
+            model, optimizers, log_dir=self.log_dir, every=self.every,
             histograms_every=self.histograms_every,
-        )
+        )  # fmt: skip
         self.folder = self.run.folder
 
     def on_log(self, args, state, control, logs=None, **kwargs):
-        if self.run is None:
-            return
-        scalars = numeric_logs(logs)
-        self.run.log(loss=scalars.pop("loss", None), **scalars)
+        if self.run is not None:
+            scalars = numeric_logs(logs)
+            self.run.log(loss=scalars.pop("loss", None), **scalars)
 
     def on_train_end(self, args, state, control, **kwargs):
         run, self.run = self.run, None
         if run is not None:
-            run.close()
+            run.end()

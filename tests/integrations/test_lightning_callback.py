@@ -115,3 +115,24 @@ def test_a_fit_that_raises_still_closes_its_run(tmp_path):
     assert rank.steps == [1, 2]
     assert rank.ended["status"] == "error"
     assert rank.ended["error"] == "RuntimeError: the data went bad"
+
+
+def test_a_run_already_recording_is_added_to_and_left_open(tmp_path):
+    """Under `tensorviz watch SCRIPT.py` (or the user's own tensorviz.watch) the callback adds
+    the trainer's model to that run and leaves closing it to its owner."""
+    import tensorviz
+    from tensorviz.integrations.lightning_callback import TensorvizCallback
+
+    kit = _lightning_kit()
+    helper = nn.Linear(2, 2)
+    with tensorviz.watch(helper, log_dir=tmp_path / "runs") as outer:
+        watcher = TensorvizCallback(log_dir=tmp_path / "elsewhere")
+        model = kit.TinyRegression()
+        _trainer(kit.lightning, tmp_path, [watcher]).fit(model, _loader())
+        assert watcher.folder == outer.folder and not outer.closed
+    rank = RunReader(outer.folder).ranks[0]
+    assert rank.steps == [1, 2, 3, 4, 5]
+    # a second root model's names are prefixed with its class (the recorder's naming)
+    assert rank.param_names[:2] == ["weight", "bias"]
+    assert "TinyRegression.net.0.weight" in rank.param_names
+    assert rank.ended["status"] == "finished"
