@@ -55,7 +55,8 @@ UNITS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
               ("tensorviz/core/files", "tensorviz/core/diff", "tensorviz/core/atomic_files.py",
                "tensorviz/cli/inspect.py", "tensorviz/cli/diff.py")),
     "watch": (("tensorviz/ui/watch",),
-              ("tensorviz/core/watch", "tensorviz/cli/watch.py", "tensorviz/cli/report.py")),
+              ("tensorviz/core/watch", "tensorviz/cli/watch.py", "tensorviz/cli/report.py",
+               "tensorviz/integrations")),
 }  # fmt: skip
 KEYWORDS = ("-k", "_", "-k", "later", "-k", "ngettext:1,2", "-k", "pgettext:1c,2")
 PO_HEADER = """# Simplified Chinese: tensorviz's {unit} texts. Terms follow docs/glossary.md.
