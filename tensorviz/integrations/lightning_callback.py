@@ -49,9 +49,11 @@ class TensorvizCallback(Callback):
         if self.run is None or trainer.global_step == self._logged_step:
             return
         self._logged_step = trainer.global_step
-        loss = outputs.get("loss") if isinstance(outputs, dict) else outputs
+        returned = outputs.get("loss") if isinstance(outputs, dict) else outputs
         scalars = numeric_logs(trainer.callback_metrics)
-        self.run.log(loss=as_number(loss) if loss is not None else None, **scalars)
+        logged = scalars.pop("loss", None)  # self.log("loss", ...): the loss, not a scalar
+        loss = as_number(returned) if returned is not None else logged
+        self.run.log(loss=loss, **scalars)
 
     def on_fit_end(self, trainer, pl_module) -> None:
         self._end()
