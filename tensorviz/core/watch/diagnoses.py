@@ -75,7 +75,7 @@ def diagnose(series: RankSeries) -> list[Diagnosis]:
         for optimizer in np.unique(optimizers).tolist():
             rows = np.flatnonzero(optimizers == optimizer)
             view = SeriesView.of(series, rows if len(rows) < len(optimizers) else None)
-            states = _advanced(memory.states, optimizer, view)
+            states = _advanced(memory.states, (optimizer, view.rows is None), view)
             for rule, state in zip(RULES, states, strict=True):
                 for finding in rule.findings(view, state):
                     diagnosis = Diagnosis(**finding)
@@ -85,17 +85,17 @@ def diagnose(series: RankSeries) -> list[Diagnosis]:
     return sorted(found.values(), key=lambda d: (d.row, KINDS.index(d.kind)))
 
 
-def _advanced(memory: dict, optimizer: int, view: SeriesView) -> list[RuleState]:
+def _advanced(memory: dict, key: tuple, view: SeriesView) -> list[RuleState]:
     """Each rule's state, fed the view's rows it has not read yet (all of them if the
     parameters or modules changed, or if the state depended on rows still to come), a chunk
     at a time for every rule together, so the rules share each chunk's layer norms."""
     states = []
     for rule in RULES:
-        state = memory.get((optimizer, rule.name))
+        state = memory.get((*key, rule.name))
         if (state is None or not state.settled or state.rows > view.count
                 or state.signature != rule.signature(view)):  # fmt: skip
             state = rule.start(view)
-        memory[(optimizer, rule.name)] = state
+        memory[(*key, rule.name)] = state
         states.append(state)
     for rows in row_chunks(view.count, min((s.rows for s in states), default=view.count)):
         for rule, state in zip(RULES, states, strict=True):

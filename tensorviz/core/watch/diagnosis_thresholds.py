@@ -3,8 +3,9 @@ tests/core/watch/test_diagnoses*.py: healthy ReLU/GELU/tanh MLPs under SGD, Adam
 no finding; each broken one gives its own)."""
 
 # A finding must hold over this many consecutive recorded steps (a shorter run: all its steps),
-# so one noisy step never fires one. The first non-finite value needs no window: it is a fact.
-WINDOW = 5
+# so one noisy step, or the few steps a zero-initialised layer takes to grow, never fires one.
+# The first non-finite value needs no window: it is a fact.
+WINDOW = 10
 
 # Vanishing: a layer's gradient, as root mean square per element, at most 1e-2 of the largest
 # of the layers after it (two orders of magnitude). In healthy MLPs the layers stay within ~10×
@@ -17,11 +18,16 @@ VANISHING_MIN_LAYERS = 3
 SPARSE_GRADIENT_TYPES = ("Embedding", "EmbeddingBag")
 
 # Exploding: the whole gradient norm at least 1e3 × where it started (the median of its first
-# WINDOW finite steps), or a layer's gradient norm at least 1e2 × its weight norm (one SGD step
-# at lr 1e-2 would then move the layer by its own size; healthy nets stay below 1). Non-finite
-# gradients after such growth count as holding (an explosion ends in inf).
+# EARLY_STEPS finite steps: an explosion can take only a few), or a layer's gradient norm at
+# least 1e2 × its weight norm (one SGD step at lr 1e-2 would then move the layer by its own
+# size; healthy nets stay below 1) while its weights keep at least half their first norm (a
+# zero-initialised layer starts tiny: its ratio says nothing). Non-finite gradients after such
+# growth count as holding, and a run that ends in them has exploded even if fewer than WINDOW
+# steps were left (a NaN never recovers).
 EXPLODING_GROWTH = 1e3
 EXPLODING_GRAD_TO_WEIGHT = 1e2
+EXPLODING_WEIGHT_KEPT = 0.5
+EARLY_STEPS = 3
 
 # Update ratio ‖Δw‖/‖w‖ of weight matrices (2-d and up; every parameter if none is): healthy near
 # 1e-3 (Karpathy's makemore rule of thumb); "far" is two orders of magnitude either way. Steps

@@ -11,8 +11,10 @@ import numpy as np
 from tensorviz.core.watch import diagnosis_texts as texts
 from tensorviz.core.watch.diagnosis_rules import Rule, RuleState
 from tensorviz.core.watch.diagnosis_thresholds import (
+    EARLY_STEPS,
     EXPLODING_GRAD_TO_WEIGHT,
     EXPLODING_GROWTH,
+    EXPLODING_WEIGHT_KEPT,
     UPDATE_RATIO_HIGH,
     UPDATE_RATIO_LOW,
     VANISHING_MIN_LAYERS,
@@ -100,6 +102,7 @@ class ExplodingRule(Rule):
     def start(self, view):
         return RuleState(self.signature(view), settled=False, extra={
             "early": [], "level": np.nan, "seen": False,
+            "first_weights": np.full(len(view.layers), np.nan),
             "held": HeldTracker(1, WINDOW)})  # fmt: skip
 
     @staticmethod
@@ -116,29 +119,49 @@ class ExplodingRule(Rule):
         if not view.layers:
             return
         grad, weight, total = self._norms(view, state, rows)
-        if len(extra["early"]) < WINDOW:
+        if len(extra["early"]) < EARLY_STEPS:
             fresh = total[np.isfinite(total) & (total > 0)]
-            extra["early"].extend(fresh[: WINDOW - len(extra["early"])].tolist())
+            extra["early"].extend(fresh[: EARLY_STEPS - len(extra["early"])].tolist())
             extra["level"] = float(np.median(extra["early"])) if extra["early"] else np.nan
-            state.settled = len(extra["early"]) >= WINDOW  # else: judged again from the start
+            state.settled = len(extra["early"]) >= EARLY_STEPS  # else: judged again from 0
+        first_weights = extra["first_weights"]
+        unknown = np.isnan(first_weights)
+        if unknown.any() and weight.shape[0]:
+            seen_rows = np.isfinite(weight[:, unknown])
+            found = seen_rows.any(axis=0)
+            columns = np.flatnonzero(unknown)[found]
+            first_weights[columns] = weight[seen_rows[:, found].argmax(axis=0), columns]
         with np.errstate(invalid="ignore", divide="ignore"):
             growth = np.isfinite(total) & (total >= EXPLODING_GROWTH * extra["level"])
-            large = ((weight > 0) & (grad >= EXPLODING_GRAD_TO_WEIGHT * weight)).any(axis=1)
+            large = self._large(grad, weight, first_weights).any(axis=1)
         exploded = growth | large
         broken = np.isinf(total) | np.isin(np.arange(rows.start, rows.stop), view.broken_rows)
         seen = extra["seen"] | (np.cumsum(exploded) > 0)
         extra["seen"] = bool(seen[-1]) if seen.size else extra["seen"]
+        extra["ends_broken"] = bool(broken[-1]) if broken.size else False
         extra["held"].feed((exploded | (broken & seen))[:, None])
 
+    @staticmethod
+    def _large(grad, weight, first_weights):
+        """Layers whose gradient is ≥ EXPLODING_GRAD_TO_WEIGHT × their weights, among those
+        that started non-zero and kept at least half of it."""
+        kept = (first_weights > 0) & (weight >= EXPLODING_WEIGHT_KEPT * first_weights)
+        return kept & (weight > 0) & (grad >= EXPLODING_GRAD_TO_WEIGHT * weight)
+
     def findings(self, view, state):
-        start = int(state.extra["held"].first()[0]) if view.layers else -1
+        if not view.layers:
+            return []
+        held = state.extra["held"]
+        start = int(held.first()[0])
+        if start < 0 and state.extra.get("ends_broken") and held.since[0] >= 0:
+            start = int(held.since[0])  # it exploded into NaN/inf and stayed there to the end
         if start < 0:
             return []
         grad, weight, total = self._norms(view, state, slice(start, start + 1))
         level = state.extra["level"]
         with np.errstate(invalid="ignore", divide="ignore"):
             ratio = grad[0] / weight[0]
-            large = np.flatnonzero((weight[0] > 0) & (ratio >= EXPLODING_GRAD_TO_WEIGHT))
+            large = np.flatnonzero(self._large(grad, weight, state.extra["first_weights"])[0])
         chosen = [view.layers[i] for i in large] or list(view.layers)
         grew = bool(np.isfinite(total[0]) and total[0] >= EXPLODING_GROWTH * level)
         finite = ratio[np.isfinite(ratio)]

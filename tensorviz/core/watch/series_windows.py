@@ -74,6 +74,7 @@ class HeldTracker:
         self.found = np.full(columns, -1, dtype=np.int64)
         self.tail = np.zeros((0, columns), dtype=bool)
         self.rows = 0
+        self.since = np.full(columns, -1, dtype=np.int64)  # start of the held run at the end
 
     def feed(self, held: np.ndarray) -> None:
         if held.shape[0] == 0:
@@ -88,6 +89,12 @@ class HeldTracker:
             fresh = whole.any(axis=0) & (self.found < 0)
             if fresh.any():
                 self.found[fresh] = base + whole[:, fresh].argmax(axis=0)
+        broken = ~held
+        any_broken = broken.any(axis=0)
+        last_broken = held.shape[0] - 1 - broken[::-1].argmax(axis=0)
+        self.since = np.where(any_broken, np.where(last_broken + 1 < held.shape[0],
+                                                   self.rows + last_broken + 1, -1),
+                              np.where(self.since >= 0, self.since, self.rows))  # fmt: skip
         keep = min(self.window - 1, block.shape[0])
         self.tail = block[block.shape[0] - keep :].copy() if keep else block[:0].copy()
         self.rows += held.shape[0]
