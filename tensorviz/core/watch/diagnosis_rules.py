@@ -175,7 +175,8 @@ class Rule:
 
 class NonFiniteRule(Rule):
     """The first step with a NaN or inf: in a weight, a module output or a gradient (the
-    recorder's counts), in a weight norm, or in the loss (inf; NaN once a finite loss was
+    recorder's counts), an infinite weight norm (a NaN one is a parameter not there yet), or in
+    the loss (inf; NaN once a finite loss was
     seen — a NaN loss is also "no loss logged")."""
 
     name = "non_finite"
@@ -196,9 +197,9 @@ class NonFiniteRule(Rule):
             first_finite = int(finite.argmax())
             bad[first_finite:] |= np.isnan(loss[first_finite:])
         extra["loss_seen"] |= bool(finite.any())
-        weights = view.table("weight_norm", rows)
+        weights = view.table("weight_norm", rows)  # NaN there: not in the schema yet
         if weights.size:
-            bad |= ~np.isfinite(weights).all(axis=1)
+            bad |= np.isinf(weights).any(axis=1)
         if bad.any():
             extra["first"] = rows.start + int(bad.argmax())
 
@@ -213,7 +214,7 @@ class NonFiniteRule(Rule):
         entries = [e for e in view.non_finite if e["row"] == row]
         named = {(e["what"], e["name"]) for e in entries}
         weights = view.table("weight_norm", np.array([row]))[0]
-        for column in np.flatnonzero(~np.isfinite(weights)):
+        for column in np.flatnonzero(np.isinf(weights)):
             if ("weight", view.params[column]) not in named:
                 entries.append({"what": "weight", "name": view.params[column], "count": 0})
         params = {name: i for i, name in enumerate(view.params)}
