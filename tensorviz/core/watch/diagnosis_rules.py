@@ -1,46 +1,28 @@
-"""The rules behind each diagnosis, with their thresholds (why each: the comments).
+"""What a rule reads and keeps: the SeriesView (one optimizer's rows of one rank), the Rule
+interface, and the rules on module outputs and on non-finite values; the gradient rules are in
+gradient_rules.py. The thresholds and why: diagnosis_thresholds.py.
 
-A rule reads a SeriesView (one optimizer's rows of one rank) and yields the fields of a
-Diagnosis. Gradients are judged per layer — a module's parameters taken together — so a weight
-and its bias speak as one, and compared as root-mean-square per element, so a LayerNorm's 128
-numbers and a 50k × 128 matrix are comparable.
+A rule is fed its view's rows in order, a chunk at a time (`advance`), into a RuleState it keeps
+between calls, so a live run is judged on its new rows only; `findings` turns the state into the
+fields of Diagnosis records (texts translated when asked, in the language then in force).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from tensorviz.core.watch import diagnosis_texts as texts
+from tensorviz.core.watch.diagnosis_thresholds import (
+    DEAD_FRACTION,
+    SATURATED_FRACTION,
+    SPARSE_GRADIENT_TYPES,
+    WINDOW,
+)
 from tensorviz.core.watch.run_reader import RankSeries
-from tensorviz.core.watch.series_windows import early_level, first_held, group_norms, held_from
-
-# A finding must hold over this many consecutive recorded steps (fewer in a shorter run: all).
-WINDOW = 5
-# Vanishing: a layer's gradient RMS ≤ 1e-2 of the largest RMS of the layers after it (two orders
-# of magnitude; in a healthy MLP or transformer layers stay within ~10× of each other, while
-# each sigmoid layer divides the gradient by ≥ 4). Needs 3 layers or more.
-VANISHING_RATIO = 1e-2
-VANISHING_MIN_LAYERS = 3
-# Exploding: the whole gradient norm ≥ 1e3 × where it started (the median of its first WINDOW
-# steps), or a layer's gradient norm ≥ 1e2 × its weight norm (one SGD step at lr 1e-2 would then
-# move the layer by its own size); non-finite gradients after such growth count as holding.
-EXPLODING_GROWTH = 1e3
-EXPLODING_GRAD_TO_WEIGHT = 1e2
-# Update ratio ‖Δw‖/‖w‖ of weight matrices (2-d and up; every parameter if none is): healthy
-# near 1e-3 (Karpathy's makemore rule of thumb); "far" is two orders of magnitude either way.
-UPDATE_RATIO_HIGH = 1e-1
-UPDATE_RATIO_LOW = 1e-5
-# Dead: a ReLU-family module whose outputs are exactly 0 for ≥ 99 % of the elements (a healthy
-# ReLU is ~50 %; trained transformer MLPs reach ~95 %, so the bar sits above them).
-DEAD_FRACTION = 0.99
-# Saturated: tanh |y| > 0.99 or sigmoid y < 0.01 / > 0.99 (gradient < 0.02 there) for ≥ half the
-# outputs (a well initialised tanh layer has a few %).
-SATURATED_FRACTION = 0.5
-# Layers whose gradients are sparse by nature (only the rows of tokens seen): never "vanishing".
-SPARSE_GRADIENT_TYPES = ("Embedding", "EmbeddingBag")
+from tensorviz.core.watch.series_windows import Groups, HeldTracker, earliest, group_norms
 
 
 @dataclass
@@ -54,32 +36,26 @@ class Layer:
 
 @dataclass
 class SeriesView:
-    """One optimizer's rows of a rank: the tables (views, or copies of the chosen rows)."""
+    """One optimizer's rows of a rank, read through (no copy of the tables)."""
 
-    steps: np.ndarray
-    rows: np.ndarray  # each view row's row in the series
-    loss: np.ndarray
-    grad: np.ndarray
-    weight: np.ndarray
-    update: np.ndarray
-    act_fraction: np.ndarray
+    series: RankSeries
+    rows: np.ndarray | None  # the series rows of this optimizer; None: every row
+    count: int
     params: list[str]
     modules: list[str]
     module_kinds: list[str]
     param_shapes: list[list[int] | None]
     layers: list[Layer]
-    non_finite: list[dict]  # {step, row, what, name, count}, row = the view's row
+    non_finite: list[dict]  # {step, row, what, name, count}; row: the view's row
+    losses: np.ndarray
+    broken_rows: np.ndarray  # the view rows with a non-finite gradient, sorted
+    groups: Groups = None  # every layer's columns
+    _chunk_norms: dict = field(default_factory=dict)
 
     @classmethod
     def of(cls, series: RankSeries, rows: np.ndarray | None) -> SeriesView:
-        count = len(series.steps)
-
-        def pick(values: np.ndarray) -> np.ndarray:
-            values = values[:count]
-            return values if rows is None else values[rows]
-
-        chosen = np.arange(count) if rows is None else rows
-        position = {int(r): i for i, r in enumerate(chosen)} if rows is not None else None
+        count = len(series.steps) if rows is None else len(rows)
+        position = None if rows is None else {int(r): i for i, r in enumerate(rows)}
         params = list(series.param_names)
         modules = list(series.module_names)
         non_finite = []
@@ -88,24 +64,62 @@ class SeriesView:
             if row is not None:
                 non_finite.append(dict(entry, row=row))
         return cls(
-            steps=pick(np.asarray(series.steps, dtype=np.int64)),
-            rows=chosen,
-            loss=pick(np.asarray(series.loss, dtype=np.float64)),
-            grad=pick(series.tables["grad_norm"].values),
-            weight=pick(series.tables["weight_norm"].values),
-            update=pick(series.tables["update_ratio"].values),
-            act_fraction=pick(series.tables["act_fraction"].values),
+            series=series,
+            rows=rows,
+            count=count,
             params=params,
             modules=modules,
             module_kinds=[series.module_info.get(m, {}).get("kind", "other") for m in modules],
             param_shapes=[series.param_info.get(p, {}).get("shape") for p in params],
             layers=_layers(series, params),
             non_finite=non_finite,
+            losses=_losses(series, rows),
+            broken_rows=np.unique([e["row"] for e in non_finite if e["what"] == "grad"]),
         )
+
+    def __post_init__(self):
+        self.groups = Groups([layer.columns for layer in self.layers])
+
+    def layer_norms(self, name: str, rows: slice) -> np.ndarray:
+        """rows × layers: each layer's norm of the statistic `name` (its parameters' norms
+        taken together); kept for the chunk being read, which every rule shares."""
+        key = (name, rows.start, rows.stop)
+        if key not in self._chunk_norms:
+            self._chunk_norms[key] = group_norms(self.table(name, rows), self.groups)
+        return self._chunk_norms[key]
+
+    def forget_chunk(self) -> None:
+        self._chunk_norms.clear()
+
+    def table(self, name: str, rows: slice | np.ndarray) -> np.ndarray:
+        """The view's `rows` of a statistic's table (a slice of view rows, or view row indices)."""
+        values = self.series.tables[name].values
+        if self.rows is None:
+            return values[rows]
+        return values[self.rows[rows]]
+
+    def loss(self, rows: slice) -> np.ndarray:
+        return self.losses[rows]
+
+    def series_row(self, row: int) -> int:
+        return int(row if self.rows is None else self.rows[row])
+
+    def step(self, row: int) -> int:
+        return int(self.series.steps[self.series_row(row)])
 
     def layer_names(self, layers) -> tuple[str, ...]:
         columns = sorted(int(c) for layer in layers for c in layer.columns)
         return tuple(self.params[c] for c in columns)
+
+    def finding(self, kind: str, row: int, names, title, detail, remedy) -> dict:
+        return {"kind": kind, "step": self.step(row), "row": self.series_row(row),
+                "names": tuple(names), "title": title, "detail": detail,
+                "remedy": remedy}  # fmt: skip
+
+
+def _losses(series: RankSeries, rows: np.ndarray | None) -> np.ndarray:
+    losses = np.asarray(series.loss[: len(series.steps)], dtype=np.float64)
+    return losses if rows is None else losses[rows]
 
 
 def _layers(series: RankSeries, params: list[str]) -> list[Layer]:
@@ -119,7 +133,7 @@ def _layers(series: RankSeries, params: list[str]) -> list[Layer]:
     for index, (module, columns) in enumerate(grouped.items()):
         numel = sum(_numel(series.param_info.get(params[c], {}).get("shape")) for c in columns)
         kind = series.module_info.get(module, {}).get("type", "")
-        layers.append(Layer(index, module, np.array(columns), max(numel, 1),
+        layers.append(Layer(index, module, np.array(columns, dtype=np.int64), max(numel, 1),
                             kind in SPARSE_GRADIENT_TYPES))  # fmt: skip
     return layers
 
@@ -127,199 +141,145 @@ def _layers(series: RankSeries, params: list[str]) -> list[Layer]:
 def _numel(shape) -> int:
     if not isinstance(shape, list | tuple):
         return 1
-    return math.prod(int(s) for s in shape) if shape else 1
+    try:
+        return math.prod(int(s) for s in shape) if shape else 1
+    except (TypeError, ValueError):
+        return 1
 
 
-def _finding(view: SeriesView, kind: str, row: int, names, title, detail, remedy) -> dict:
-    return {"kind": kind, "step": int(view.steps[row]), "row": int(view.rows[row]),
-            "names": tuple(names), "title": title, "detail": detail, "remedy": remedy}  # fmt: skip
+@dataclass
+class RuleState:
+    """What a rule keeps between calls; `rows`: the view rows it has read."""
+
+    signature: tuple
+    rows: int = 0
+    settled: bool = True  # False: start again next time (it depends on rows still to come)
+    extra: dict = field(default_factory=dict)
 
 
-def vanishing_gradients(view: SeriesView):
-    layers = [layer for layer in view.layers if not layer.sparse]
-    if len(layers) < VANISHING_MIN_LAYERS or view.grad.shape[0] == 0:
-        return
-    norms = group_norms(view.grad, [layer.columns for layer in layers])
-    rms = norms / np.sqrt([layer.numel for layer in layers])
-    known = np.where(np.isfinite(rms), rms, 0.0)
-    later = np.zeros_like(known)  # the largest RMS of the layers after each one
-    later[:, :-1] = np.maximum.accumulate(known[:, ::-1], axis=1)[:, ::-1][:, 1:]
-    with np.errstate(invalid="ignore"):
-        held = (rms > 0) & (later > 0) & (rms <= VANISHING_RATIO * later)  # 0: dead, not vanishing
-    first = first_held(held, WINDOW)
-    start, holding = held_from(first)
-    if start < 0:
-        return
-    chosen = [layers[i] for i in holding]
-    at = int(first[holding[0]])
-    reference = int(np.argmax(known[at, holding[0] + 1 :])) + holding[0] + 1
-    yield _finding(
-        view, "vanishing_gradients", start, view.layer_names(chosen),
-        texts.vanishing_title([layer.index for layer in chosen], int(view.steps[start])),
-        texts.vanishing_detail(chosen[0], rms[at, holding[0]], layers[reference],
-                               known[at, reference], int(view.steps[at])),
-        texts.vanishing_remedy(),
-    )  # fmt: skip
+class Rule:
+    name = ""
+
+    def signature(self, view: SeriesView) -> tuple:
+        return (len(view.params), len(view.modules))
+
+    def start(self, view: SeriesView) -> RuleState:
+        return RuleState(self.signature(view))
+
+    def advance(self, view: SeriesView, state: RuleState, rows: slice) -> None:
+        raise NotImplementedError
+
+    def findings(self, view: SeriesView, state: RuleState) -> list[dict]:
+        raise NotImplementedError
 
 
-def exploding_gradients(view: SeriesView):
-    rows = view.grad.shape[0]
-    if rows == 0 or not view.layers:
-        return
-    columns = [layer.columns for layer in view.layers]
-    grad = group_norms(view.grad, columns)
-    weight = group_norms(view.weight, columns)
-    total = group_norms(view.grad, [np.arange(len(view.params))])[:, 0]
-    start_level = early_level(total[:, None], WINDOW)[0]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        growth = np.isfinite(total) & (total >= EXPLODING_GROWTH * start_level)
-        large = (weight > 0) & (grad >= EXPLODING_GRAD_TO_WEIGHT * weight)
-    exploded = growth | large.any(axis=1)
-    broken = np.zeros(rows, dtype=bool)
-    for entry in view.non_finite:
-        if entry["what"] == "grad":
-            broken[entry["row"]] = True
-    broken |= np.isinf(total)
-    held = exploded | (broken & (np.cumsum(exploded) > 0))
-    first = first_held(held[:, None], WINDOW)
-    start = int(first[0])
-    if start < 0:
-        return
-    at = int(np.flatnonzero(exploded[start:])[0]) + start
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ratio = grad[at] / weight[at]
-    chosen = [view.layers[i] for i in np.flatnonzero(large[at])]
-    if not chosen:
-        chosen = list(view.layers)
-    yield _finding(
-        view, "exploding_gradients", start, view.layer_names(chosen),
-        texts.exploding_title([layer.index for layer in chosen], int(view.steps[start])),
-        texts.exploding_detail(total[at], start_level if growth[at] else None,
-                               float(np.nanmax(ratio)) if np.isfinite(ratio).any() else None,
-                               int(view.steps[at])),
-        texts.exploding_remedy(),
-    )  # fmt: skip
+class NonFiniteRule(Rule):
+    """The first step with a NaN or inf: in a weight, a module output or a gradient (the
+    recorder's counts), an infinite weight norm (a NaN one is a parameter not there yet), or in
+    the loss (inf; NaN once a finite loss was
+    seen — a NaN loss is also "no loss logged")."""
+
+    name = "non_finite"
+
+    def start(self, view):
+        return RuleState(self.signature(view), extra={"first": -1, "loss_seen": False})
+
+    def advance(self, view, state, rows):
+        extra = state.extra
+        if extra["first"] >= 0:
+            return
+        loss = view.loss(rows)
+        finite = np.isfinite(loss)
+        bad = np.isinf(loss)
+        if extra["loss_seen"]:
+            bad |= np.isnan(loss)
+        elif finite.any():
+            first_finite = int(finite.argmax())
+            bad[first_finite:] |= np.isnan(loss[first_finite:])
+        extra["loss_seen"] |= bool(finite.any())
+        weights = view.table("weight_norm", rows)  # NaN there: not in the schema yet
+        if weights.size:
+            bad |= np.isinf(weights).any(axis=1)
+        if bad.any():
+            extra["first"] = rows.start + int(bad.argmax())
+
+    def findings(self, view, state):
+        candidates = [e["row"] for e in view.non_finite]
+        if state.extra["first"] >= 0:
+            candidates.append(state.extra["first"])
+        if not candidates:
+            return []
+        row = min(candidates)
+        order = {"weight": 0, "activation": 1, "grad": 2}
+        entries = [e for e in view.non_finite if e["row"] == row]
+        named = {(e["what"], e["name"]) for e in entries}
+        weights = view.table("weight_norm", np.array([row]))[0]
+        for column in np.flatnonzero(np.isinf(weights)):
+            if ("weight", view.params[column]) not in named:
+                entries.append({"what": "weight", "name": view.params[column], "count": 0})
+        params = {name: i for i, name in enumerate(view.params)}
+        modules = {name: i for i, name in enumerate(view.modules)}
+
+        def place(entry):
+            where = modules if entry["what"] == "activation" else params
+            return order.get(entry["what"], 3), where.get(entry["name"], len(where))
+
+        entries.sort(key=place)
+        names = tuple(dict.fromkeys(e["name"] for e in entries))
+        first = entries[0] if entries else None
+        loss = view.loss(slice(row, row + 1))[0]
+        title = texts.non_finite_title(first, view.step(row))
+        detail = texts.non_finite_detail(entries, loss)
+        return [
+            view.finding("non_finite", row, names, title, detail, texts.non_finite_remedy(first))
+        ]
 
 
-def non_finite(view: SeriesView):
-    rows = view.grad.shape[0]
-    if rows == 0:
-        return
-    first_row = min((e["row"] for e in view.non_finite), default=rows)
-    loss_bad = np.flatnonzero(~np.isfinite(view.loss) & ~np.isnan(view.loss))
-    nan_loss = np.flatnonzero(np.isnan(view.loss))
-    # a NaN loss is also "no loss logged": only a loss that was finite before and became NaN
-    finite_before = np.isfinite(view.loss)
-    if nan_loss.size and finite_before.any():
-        nan_loss = nan_loss[nan_loss > np.flatnonzero(finite_before)[0]]
-    else:
-        nan_loss = nan_loss[:0]
-    weights_bad = np.flatnonzero(~np.isfinite(view.weight).all(axis=1)) if view.weight.size else []
-    candidates = [first_row]
-    for found in (loss_bad, nan_loss, weights_bad):
-        if len(found):
-            candidates.append(int(found[0]))
-    row = min(candidates)
-    if row >= rows:
-        return
-    order = {"weight": 0, "activation": 1, "grad": 2}
-    entries = sorted((e for e in view.non_finite if e["row"] == row),
-                     key=lambda e: order.get(e["what"], 3))  # fmt: skip
-    seen = {(e["what"], e["name"]) for e in entries}
-    if view.weight.size:
-        for column in np.flatnonzero(~np.isfinite(view.weight[row])):
-            if ("weight", view.params[column]) not in seen:
-                entries.insert(0, {"what": "weight", "name": view.params[column], "count": 0})
-    entries = _in_schema_order(view, entries, order)
-    names = tuple(dict.fromkeys(e["name"] for e in entries))
-    first = entries[0] if entries else None
-    yield _finding(
-        view, "non_finite", row, names,
-        texts.non_finite_title(first, int(view.steps[row])),
-        texts.non_finite_detail(entries, view.loss[row]),
-        texts.non_finite_remedy(first),
-    )  # fmt: skip
+class UnitFractionRule(Rule):
+    """Modules of some kinds whose dead/saturated fraction is at least a bar, held WINDOW steps."""
 
+    def __init__(self, name: str, kinds: tuple[str, ...], bar: float, words):
+        self.name, self.kinds, self.bar, self.words = name, kinds, bar, words
 
-def _in_schema_order(view: SeriesView, entries: list[dict], order: dict) -> list[dict]:
-    params = {name: i for i, name in enumerate(view.params)}
-    modules = {name: i for i, name in enumerate(view.modules)}
+    def _columns(self, view):
+        return np.array([i for i, k in enumerate(view.module_kinds) if k in self.kinds], np.int64)
 
-    def key(entry):
-        where = modules if entry["what"] == "activation" else params
-        return order.get(entry["what"], 3), where.get(entry["name"], len(where))
+    def signature(self, view):
+        return tuple(view.modules[i] for i in self._columns(view))
 
-    return sorted(entries, key=key)
-
-
-def _unit_fractions(view: SeriesView, kinds: tuple[str, ...], bar: float, kind: str, texts_of):
-    columns = np.array([i for i, k in enumerate(view.module_kinds) if k in kinds], dtype=np.int64)
-    if columns.size == 0 or view.act_fraction.shape[0] == 0:
-        return
-    fractions = view.act_fraction[:, columns]
-    with np.errstate(invalid="ignore"):
-        held = np.isfinite(fractions) & (fractions >= bar)
-    first = first_held(held, WINDOW)
-    start, holding = held_from(first)
-    if start < 0:
-        return
-    names = tuple(view.modules[columns[i]] for i in holding)
-    values = fractions[first[holding], holding]
-    title, detail, remedy = texts_of
-    yield _finding(view, kind, start, names, title(names, int(view.steps[start])),
-                   detail(names, values, bar), remedy())  # fmt: skip
-
-
-def dead_units(view: SeriesView):
-    yield from _unit_fractions(
-        view,
-        ("relu",),
-        DEAD_FRACTION,
-        "dead_units",
-        (texts.dead_title, texts.dead_detail, texts.dead_remedy),
-    )
-
-
-def saturated_units(view: SeriesView):
-    yield from _unit_fractions(
-        view, ("tanh", "sigmoid"), SATURATED_FRACTION, "saturated_units",
-        (texts.saturated_title, texts.saturated_detail, texts.saturated_remedy),
-    )  # fmt: skip
-
-
-def update_ratios(view: SeriesView):
-    sampled = np.flatnonzero(np.isfinite(view.update).any(axis=1)) if view.update.size else []
-    if len(sampled) == 0:
-        return
-    matrices = [i for i, shape in enumerate(view.param_shapes) if shape and len(shape) >= 2]
-    columns = np.array(matrices or range(len(view.params)), dtype=np.int64)
-    ratios = view.update[sampled][:, columns].astype(np.float64)
-    grads = view.grad[sampled][:, columns]
-    with np.errstate(invalid="ignore"):
-        moving = np.isfinite(ratios) & (ratios > 0) & np.isfinite(grads) & (grads > 0)
-        rules = (
-            ("update_ratio_high", moving & (ratios >= UPDATE_RATIO_HIGH), UPDATE_RATIO_HIGH),
-            ("update_ratio_low", moving & (ratios <= UPDATE_RATIO_LOW), UPDATE_RATIO_LOW),
+    def start(self, view):
+        columns = self._columns(view)
+        return RuleState(
+            self.signature(view),
+            extra={"columns": columns, "held": HeldTracker(len(columns), WINDOW)},
         )
-    for kind, held, bar in rules:  # fmt: skip
-        first = first_held(held, WINDOW)
-        start, holding = held_from(first)
+
+    def advance(self, view, state, rows):
+        columns = state.extra["columns"]
+        if columns.size == 0:
+            return
+        fractions = view.table("act_fraction", rows)[:, columns]
+        with np.errstate(invalid="ignore"):
+            state.extra["held"].feed(np.isfinite(fractions) & (fractions >= self.bar))
+
+    def findings(self, view, state):
+        columns = state.extra["columns"]
+        first = state.extra["held"].first()
+        start, holding = earliest(first)
         if start < 0:
-            continue
-        names = tuple(view.params[columns[i]] for i in holding)
-        values = ratios[first[holding], holding]
-        median = float(np.median(values))
-        row = int(sampled[start])
-        yield _finding(
-            view,
-            kind,
-            row,
-            names,
-            texts.update_title(kind, names, median, int(view.steps[row])),
-            texts.update_detail(names, values, bar),
-            texts.update_remedy(kind),
-        )
+            return []
+        names = tuple(view.modules[columns[i]] for i in holding)
+        values = view.table("act_fraction", first[holding])[np.arange(len(holding)),
+                                                             columns[holding]]  # fmt: skip
+        title, detail, remedy = self.words
+        return [view.finding(self.name, start, names, title(names, view.step(start)),
+                             detail(names, values, self.bar), remedy())]  # fmt: skip
 
 
-DETECTORS = (non_finite, exploding_gradients, vanishing_gradients, dead_units, saturated_units,
-             update_ratios)  # fmt: skip
+DEAD_UNITS = UnitFractionRule(
+    "dead_units", ("relu",), DEAD_FRACTION, (texts.dead_title, texts.dead_detail, texts.dead_remedy)
+)
+SATURATED_UNITS = UnitFractionRule(
+    "saturated_units", ("tanh", "sigmoid"), SATURATED_FRACTION,
+    (texts.saturated_title, texts.saturated_detail, texts.saturated_remedy),
+)  # fmt: skip
