@@ -72,6 +72,25 @@ def _detached(value):
     return value
 
 
+def checked_arguments(model, optimizer) -> tuple[list, list]:
+    """(models, [(given, torch optimizer), ...]); TypeError (one sentence) for anything else."""
+    models = _as_list(model, "model")
+    optimizers = [(o, real_optimizer(o)) for o in _as_list(optimizer, "optimizer")]
+    for candidate in models:
+        if not isinstance(candidate, nn.Module):
+            raise TypeError(
+                _("tensorviz.watch takes torch.nn.Module models (or a list of them), not "
+                  "{kind}.").format(kind=type(candidate).__name__)
+            )  # fmt: skip
+    for given, real in optimizers:
+        if real is None:
+            raise TypeError(
+                _("tensorviz.watch takes torch.optim optimizers (or a list of them) as "
+                  "optimizer, not {kind}.").format(kind=type(given).__name__)
+            )  # fmt: skip
+    return models, optimizers
+
+
 class WatchRun:
     def __init__(self, *, log_dir=None, every=1, histograms_every=50, update_ratio_every=10,
                  command=None, announce=True):  # fmt: skip
@@ -120,20 +139,7 @@ class WatchRun:
     def watch(self, model=None, optimizer=None) -> WatchRun:
         """Watch more models (a module or a list) and optimizers; no optimizer: every optimizer
         that holds a watched parameter (torch's global optimizer hooks)."""
-        models = _as_list(model, "model")
-        optimizers = [(o, real_optimizer(o)) for o in _as_list(optimizer, "optimizer")]
-        for candidate in models:
-            if not isinstance(candidate, nn.Module):
-                raise TypeError(
-                    _("tensorviz.watch takes torch.nn.Module models (or a list of them), not "
-                      "{kind}.").format(kind=type(candidate).__name__)
-                )  # fmt: skip
-        for given, real in optimizers:
-            if real is None:
-                raise TypeError(
-                    _("tensorviz.watch takes torch.optim optimizers (or a list of them) as "
-                      "optimizer, not {kind}.").format(kind=type(given).__name__)
-                )  # fmt: skip
+        models, optimizers = checked_arguments(model, optimizer)
         for candidate in models:
             self._schema_dirty |= self._models.add(candidate)
         if optimizer is None:
@@ -261,11 +267,13 @@ class WatchRun:
         state = self._state_for(optimizer)
         if state is None:
             return None
-        closure = args[0] if args and callable(args[0]) else kwargs.get("closure")
+        # torch passes step()'s own arguments: args[0] is the optimizer, then the closure
+        start = 1 if args and args[0] is optimizer else 0
+        closure = args[start] if len(args) > start else kwargs.get("closure")
         if callable(closure):
             wrapped = self._closure_for(state, closure)
-            if args and args[0] is closure:
-                return (wrapped, *args[1:]), kwargs
+            if len(args) > start:
+                return (*args[:start], wrapped, *args[start + 1 :]), kwargs
             return args, dict(kwargs, closure=wrapped)
         self._step_begins(state, None)
         return None
