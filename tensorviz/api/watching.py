@@ -15,8 +15,9 @@ def watch(model, optimizer=None, *, log_dir=None, every=1, histograms_every=50,
     Statistics every `every` steps, histograms every `histograms_every` steps, the update ratio
     every `update_ratio_every` steps; the run folder goes under `log_dir` (default runs/).
     Called again while a run is active, it adds to that run."""
-    from tensorviz.core.watch.recorder import WatchRun, current_run
+    from tensorviz.core.watch.recorder import WatchRun, checked_arguments, current_run
 
+    checked_arguments(model, optimizer)
     run = current_run()
     if run is None or run.closed:
         run = WatchRun(log_dir=log_dir, every=every, histograms_every=histograms_every,

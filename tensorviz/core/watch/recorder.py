@@ -72,9 +72,28 @@ def _detached(value):
     return value
 
 
+def checked_arguments(model, optimizer) -> tuple[list, list]:
+    """(models, [(given, torch optimizer), ...]); TypeError (one sentence) for anything else."""
+    models = _as_list(model, "model")
+    optimizers = [(o, real_optimizer(o)) for o in _as_list(optimizer, "optimizer")]
+    for candidate in models:
+        if not isinstance(candidate, nn.Module):
+            raise TypeError(
+                _("tensorviz.watch takes torch.nn.Module models (or a list of them), not "
+                  "{kind}.").format(kind=type(candidate).__name__)
+            )  # fmt: skip
+    for given, real in optimizers:
+        if real is None:
+            raise TypeError(
+                _("tensorviz.watch takes torch.optim optimizers (or a list of them) as "
+                  "optimizer, not {kind}.").format(kind=type(given).__name__)
+            )  # fmt: skip
+    return models, optimizers
+
+
 class WatchRun:
     def __init__(self, *, log_dir=None, every=1, histograms_every=50, update_ratio_every=10,
-                 command=None, announce=True):  # fmt: skip
+                 command=None, announce=True, discovery=None):  # fmt: skip
         self.every = _positive("every", every)
         self.histograms_every = _positive("histograms_every", histograms_every)
         self.update_ratio_every = _positive("update_ratio_every", update_ratio_every)
@@ -91,6 +110,7 @@ class WatchRun:
                 histograms_every=self.histograms_every,
             )  # fmt: skip
         self._models = WatchedModels(on_root_forward=self._on_forward)
+        self._discovery = discovery  # tensorviz watch SCRIPT.py: models found at their step
         self._optimizers: list[WatchedOptimizer] = []
         self._by_id: dict[int, WatchedOptimizer] = {}
         self._not_ours: weakref.WeakSet = weakref.WeakSet()
@@ -120,20 +140,7 @@ class WatchRun:
     def watch(self, model=None, optimizer=None) -> WatchRun:
         """Watch more models (a module or a list) and optimizers; no optimizer: every optimizer
         that holds a watched parameter (torch's global optimizer hooks)."""
-        models = _as_list(model, "model")
-        optimizers = [(o, real_optimizer(o)) for o in _as_list(optimizer, "optimizer")]
-        for candidate in models:
-            if not isinstance(candidate, nn.Module):
-                raise TypeError(
-                    _("tensorviz.watch takes torch.nn.Module models (or a list of them), not "
-                      "{kind}.").format(kind=type(candidate).__name__)
-                )  # fmt: skip
-        for given, real in optimizers:
-            if real is None:
-                raise TypeError(
-                    _("tensorviz.watch takes torch.optim optimizers (or a list of them) as "
-                      "optimizer, not {kind}.").format(kind=type(given).__name__)
-                )  # fmt: skip
+        models, optimizers = checked_arguments(model, optimizer)
         for candidate in models:
             self._schema_dirty |= self._models.add(candidate)
         if optimizer is None:
@@ -222,11 +229,11 @@ class WatchRun:
         if not self._global_handles:
             state.handles = [optimizer.register_step_pre_hook(self._pre_step),
                              optimizer.register_step_post_hook(self._post_step)]  # fmt: skip
-            watched = {id(p.param) for p in self._models.all_params()}
-            for g, group in enumerate(optimizer.param_groups):
-                for j, param in enumerate(group["params"]):
-                    if id(param) not in watched:
-                        self._models.add_extra(f"optimizer{state.index}.group{g}.{j}", param)
+        watched = {id(p.param) for p in self._models.all_params()}
+        for g, group in enumerate(optimizer.param_groups):
+            for j, param in enumerate(group["params"]):
+                if id(param) not in watched:
+                    self._models.add_extra(f"optimizer{state.index}.group{g}.{j}", param)
         self._schema_dirty = True
         return state
 
@@ -249,11 +256,26 @@ class WatchRun:
             return state
         if not self._global_handles or optimizer in self._not_ours:
             return None
+        if self._discovery is not None:
+            self._adopt_models_of(optimizer)
+            return self._add_optimizer(optimizer)
         watched = {id(p.param) for p in self._models.all_params()}
         if any(id(p) in watched for group in optimizer.param_groups for p in group["params"]):
             return self._add_optimizer(optimizer)
         self._not_ours.add(optimizer)
         return None
+
+    def _adopt_models_of(self, optimizer) -> None:
+        """Watch the models that hold `optimizer`'s parameters, with their outputs of the
+        forward that ran before this first step."""
+        for root in self._discovery.roots_for(optimizer):
+            if self._models.add(root):
+                self._schema_dirty = True
+                for index, entry in enumerate(self._models.modules):
+                    output = self._discovery.early_output(entry.module)
+                    if output is not None and index not in self._models.outputs:
+                        self._models.outputs[index] = output
+            self._discovery.now_watched(root)
 
     def _pre_step(self, optimizer, args, kwargs):
         if self.closed:
@@ -261,11 +283,13 @@ class WatchRun:
         state = self._state_for(optimizer)
         if state is None:
             return None
-        closure = args[0] if args and callable(args[0]) else kwargs.get("closure")
+        # torch passes step()'s own arguments: args[0] is the optimizer, then the closure
+        start = 1 if args and args[0] is optimizer else 0
+        closure = args[start] if len(args) > start else kwargs.get("closure")
         if callable(closure):
             wrapped = self._closure_for(state, closure)
-            if args and args[0] is closure:
-                return (wrapped, *args[1:]), kwargs
+            if len(args) > start:
+                return (*args[:start], wrapped, *args[start + 1 :]), kwargs
             return args, dict(kwargs, closure=wrapped)
         self._step_begins(state, None)
         return None
@@ -435,6 +459,8 @@ class WatchRun:
             state.remove_hooks()
         for handle in self._global_handles:
             handle.remove()
+        if self._discovery is not None:
+            self._discovery.stop()
         loss_capture.deactivate(self)
         run_ending.unregister(self)
         if _current and _current[0] is self:
