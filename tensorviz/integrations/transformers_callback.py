@@ -5,11 +5,13 @@ callbacks=[TensorvizCallback()])` watches the model and the optimizer the Traine
     trainer = Trainer(model, args, train_dataset=data, callbacks=[TensorvizCallback()])
 
 Every optimizer step becomes a step of the run folder (`tensorviz.watch()` does the recording,
-through the torch optimizer inside accelerate's wrapper); what the Trainer logs (`loss`,
-`learning_rate`, `grad_norm`, every `logging_steps`) goes to the run as the step's loss and
-scalars, and the run closes when training ends. On several processes every rank writes its own
-stream into the same run folder. transformers is imported with this module, never by `import
-tensorviz`.
+through the torch optimizer inside accelerate's wrapper, and takes each step's loss from its
+backward); what the Trainer logs every `logging_steps` (`learning_rate`, `grad_norm`, `epoch`,
+…) goes to the run as the step's scalars, and its `loss` as the step's loss where it is one
+step's loss (`logging_steps=1`), else as the scalar `logged_loss` (its mean over the steps since
+the last log), so the loss curve stays one step per point. The run closes when training ends.
+On several processes every rank writes its own stream into the same run folder. transformers is
+imported with this module, never by `import tensorviz`.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class TensorvizCallback(TrainerCallback):
         self.histograms_every = histograms_every
         self.run: CallbackRun | None = None  # while the Trainer trains
         self.folder = None  # the run folder, kept after the run closed
+        self._loss_logged_at = 0  # the global step of the Trainer's last logged loss
 
     def on_train_begin(self, args, state, control, model=None, optimizer=None, **kwargs):
         if self.run is not None:  # the last train() raised (the Trainer has no hook for that)
@@ -54,11 +57,19 @@ class TensorvizCallback(TrainerCallback):
             histograms_every=self.histograms_every,
         )  # fmt: skip
         self.folder = self.run.folder
+        self._loss_logged_at = state.global_step
 
     def on_log(self, args, state, control, logs=None, **kwargs):
-        if self.run is not None:
-            scalars = numeric_logs(logs)
-            self.run.log(loss=scalars.pop("loss", None), **scalars)
+        if self.run is None:
+            return
+        scalars = numeric_logs(logs)
+        loss = scalars.pop("loss", None)
+        if loss is not None:
+            steps = state.global_step - self._loss_logged_at
+            self._loss_logged_at = state.global_step
+            if steps != 1:  # the Trainer's mean over several steps: not one step's loss
+                scalars["logged_loss"], loss = loss, None
+        self.run.log(loss=loss, **scalars)
 
     def on_train_end(self, args, state, control, **kwargs):
         run, self.run = self.run, None

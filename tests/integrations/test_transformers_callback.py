@@ -5,6 +5,7 @@ torch optimizer inside accelerate's wrapper), the loss is the one the Trainer lo
 
 transformers is imported inside the test (≈2.5 s), so collecting the suite never pays for it."""
 
+import numpy as np
 import pytest
 import torch
 
@@ -42,7 +43,7 @@ def _gradients_before_each_step(transformers, innermost_optimizer):
     return GradientsBeforeEachStep()
 
 
-def test_a_trainer_run_becomes_a_run_folder_with_torchs_own_numbers(tmp_path):
+def _train(tmp_path, **arguments):
     import transformers
 
     from tensorviz.integrations.transformers_callback import TensorvizCallback, innermost_optimizer
@@ -57,15 +58,18 @@ def test_a_trainer_run_becomes_a_run_folder_with_torchs_own_numbers(tmp_path):
     gradients = _gradients_before_each_step(transformers, innermost_optimizer)
     args = transformers.TrainingArguments(
         output_dir=str(tmp_path / "out"), max_steps=5, per_device_train_batch_size=4,
-        logging_steps=1, learning_rate=1e-3, report_to=[], use_cpu=True, save_strategy="no",
-        disable_tqdm=True, dataloader_num_workers=0, seed=0,
+        learning_rate=1e-3, report_to=[], use_cpu=True, save_strategy="no", disable_tqdm=True,
+        dataloader_num_workers=0, seed=0, **arguments,
     )  # fmt: skip
     trainer = transformers.Trainer(
         model=model, args=args, train_dataset=TokenRows(), callbacks=[watcher, gradients]
     )
     trainer.train()
+    return trainer, RunReader(watcher.folder).ranks[0], gradients
 
-    rank = RunReader(watcher.folder).ranks[0]
+
+def test_a_trainer_run_becomes_a_run_folder_with_torchs_own_numbers(tmp_path):
+    trainer, rank, gradients = _train(tmp_path, logging_steps=1)
     assert trainer.state.global_step == 5
     assert rank.steps == list(range(1, trainer.state.global_step + 1))
     assert rank.ended is not None and rank.ended["status"] == "finished"
@@ -79,4 +83,17 @@ def test_a_trainer_run_becomes_a_run_folder_with_torchs_own_numbers(tmp_path):
     assert rank.loss == pytest.approx([entry["loss"] for entry in logged], rel=1e-6)
     assert rank.scalars.column("learning_rate") == pytest.approx(
         [entry["learning_rate"] for entry in logged]
+    )
+
+
+def test_a_loss_logged_over_several_steps_is_no_steps_loss(tmp_path):
+    trainer, rank, _ = _train(tmp_path, logging_steps=2)
+    logged = [entry for entry in trainer.state.log_history if "loss" in entry]
+    assert [entry["step"] for entry in logged] == [2, 4]
+    # each step keeps the loss its own backward had; the Trainer's 2-step means are beside it
+    assert not np.isnan(rank.loss).any()
+    means = rank.scalars.column("logged_loss")
+    assert means[[1, 3]] == pytest.approx([entry["loss"] for entry in logged], rel=1e-6)
+    assert means[[1, 3]] == pytest.approx(
+        [np.mean(rank.loss[0:2]), np.mean(rank.loss[2:4])], rel=1e-5
     )
