@@ -27,7 +27,8 @@ class RecordWriter:
         self._thread.start()
 
     def put(self, record: tuple) -> bool:
-        """Hand a record over without waiting; False (and counted) when the queue is full."""
+        """Hand a record over without waiting; False (and counted) when the queue is full.
+        ("call", fn) runs fn() on the writer thread and writes the records it returns."""
         try:
             self._queue.put_nowait(record)
             return True
@@ -51,7 +52,7 @@ class RecordWriter:
                 return
             try:
                 self._write(record)
-            except (OSError, ValueError, TypeError) as error:
+            except Exception as error:  # noqa: BLE001 (the loop must never lose its writer)
                 if self.failed is None:
                     self.failed = str(error)
                     print(
@@ -63,7 +64,10 @@ class RecordWriter:
 
     def _write(self, record: tuple) -> None:
         kind = record[0]
-        if kind == "step":
+        if kind == "call":  # work done here, off the loop's thread; it may return records
+            for made in record[1]() or ():
+                self._write(made)
+        elif kind == "step":
             self.stream.write_step(record[1], record[2])
         elif kind == "histograms":
             self.stream.write_histograms(record[1], record[2])

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from tensorviz.core.watch.activation_statistics import module_kind
+from tensorviz.core.watch.activation_statistics import module_kind, watched_for_activations
 
 _CONTAINERS = (nn.ModuleList, nn.ModuleDict, nn.ParameterList, nn.ParameterDict)
 
@@ -88,7 +88,7 @@ class WatchedModels:
         else:
             named = named[1:]
         for name, sub in named:
-            if isinstance(sub, _CONTAINERS):
+            if isinstance(sub, _CONTAINERS) or not watched_for_activations(sub):
                 continue
             index = len(self.modules)
             self.modules.append(WatchedModule(prefix + name, sub, module_kind(sub)))
