@@ -23,9 +23,12 @@ _TANH_FAMILY = (nn.Tanh, nn.Hardtanh, nn.Softsign)
 _SIGMOID_FAMILY = (nn.Sigmoid, nn.Hardsigmoid)
 
 
+_PASS_THROUGH = (nn.Dropout, nn.Dropout1d, nn.Dropout2d, nn.Dropout3d, nn.AlphaDropout,
+                 nn.FeatureAlphaDropout, nn.Identity)  # fmt: skip
+
+
 def watched_for_activations(module: nn.Module) -> bool:
-    return not isinstance(module, (nn.Dropout, nn.Dropout1d, nn.Dropout2d, nn.Dropout3d,
-                                   nn.AlphaDropout, nn.FeatureAlphaDropout, nn.Identity))  # fmt: skip
+    return not isinstance(module, _PASS_THROUGH)
 
 
 def module_kind(module: nn.Module) -> str:

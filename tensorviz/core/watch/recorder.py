@@ -28,13 +28,13 @@ from torch import nn
 
 from tensorviz.core.translation import _
 from tensorviz.core.watch import loss_capture, run_ending
+from tensorviz.core.watch.activation_job import ActivationJob, job_slots
 from tensorviz.core.watch.cpu_transfer import CpuBatch, add_groups, scatter
 from tensorviz.core.watch.optimizer_watch import WatchedOptimizer, real_optimizer
 from tensorviz.core.watch.parameter_statistics import update_norms, weights_copy
 from tensorviz.core.watch.record_writer import RecordWriter
 from tensorviz.core.watch.run_folder import choose_run_folder, rank_place
 from tensorviz.core.watch.run_writer import RankStreamWriter, write_run_file
-from tensorviz.core.watch.activation_job import ActivationJob, job_slots
 from tensorviz.core.watch.step_measurement import (
     StepNumbers,
     measure_step,
