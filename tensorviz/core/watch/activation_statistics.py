@@ -16,7 +16,7 @@ from torch import nn
 
 from tensorviz.core.watch.tensor_sampling import padded_samples
 
-ACTIVATION_SAMPLE = 4096  # values per module output read for its statistics
+ACTIVATION_SAMPLE = 2048  # values per module output read for its statistics
 KIND_CODES = {"relu": 0, "tanh": 1, "sigmoid": 2, "other": 3}
 _RELU_FAMILY = (nn.ReLU, nn.ReLU6)
 _TANH_FAMILY = (nn.Tanh, nn.Hardtanh, nn.Softsign)

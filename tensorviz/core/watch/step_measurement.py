@@ -52,18 +52,19 @@ def measure_step(models: WatchedModels, rows: list[int], loss, *, with_histogram
     params = [models.params[r].param for r in rows]
     grads = [p.grad for p in params]
     with torch.no_grad():
-        grad_groups = fused_norms(grads)
-        weight_groups = fused_norms(params)
+        groups = fused_norms(grads + params)  # one foreach call per device for both
     batch = CpuBatch()
-    add_groups(batch, grad_groups)
-    add_groups(batch, weight_groups)
+    add_groups(batch, groups)
     loss_tensor = _loss_number(loss)
     if loss_tensor is not None:
         batch.add("loss", loss_tensor)
     fetched = batch.fetch()
     count = len(models.params)
-    arrays = {"grad_norm": scatter(count, grad_groups, fetched, rows),
-              "weight_norm": scatter(count, weight_groups, fetched, rows)}  # fmt: skip
+    both = scatter(2 * len(rows), groups, fetched)
+    arrays = {"grad_norm": np.full(count, np.nan, np.float32),
+              "weight_norm": np.full(count, np.nan, np.float32)}  # fmt: skip
+    arrays["grad_norm"][rows] = both[: len(rows)]
+    arrays["weight_norm"][rows] = both[len(rows) :]
     loss_value = float(fetched["loss"][0]) if "loss" in fetched else None
     numbers = StepNumbers(loss_value, arrays, len(models.modules))
     _count_non_finite(numbers, rows, params, grads)
@@ -76,6 +77,11 @@ def measure_step(models: WatchedModels, rows: list[int], loss, *, with_histogram
 
 def _count_non_finite(numbers, rows, params, grads) -> None:
     arrays = numbers.arrays
+    if (
+        np.isfinite(arrays["grad_norm"][rows]).all()
+        & np.isfinite(arrays["weight_norm"][rows]).all()
+    ):
+        return  # the common case: nothing to count
     has_grad = np.array([g is not None for g in grads], dtype=bool)
     grad_bad = has_grad & ~np.isfinite(arrays["grad_norm"][rows])
     on_device = np.array([p.device.type != "meta" for p in params], dtype=bool)

@@ -1,41 +1,39 @@
-"""Which values of a large tensor the statistics read: `count` values at a fixed stride through
-the tensor's values in order, the stride chosen coprime with the last dimension, so that the
-sample walks through every feature of every row instead of landing on one column. A contiguous
-tensor's sample is a view (no gather); others are gathered with torch.take. Tests read the same
-values through `sampled_values`."""
+"""Which values of a large tensor the statistics read: `count` values in runs of up to
+`RUN` neighbours, the runs spread evenly from the first value to the last. Runs keep the reads
+on few cache lines (a stride of one value per cache line costs as much memory traffic as reading
+the whole tensor), and a run spans a row's features, so the sample sees every feature of the rows
+it meets. A contiguous tensor's sample is a view; others are gathered with torch.take. Tests read
+the same values through `sampled_values`."""
 
 from __future__ import annotations
-
-import math
-from functools import lru_cache
 
 import torch
 from torch.nn.utils.rnn import pad_sequence
 
+RUN = 64
 
-@lru_cache(maxsize=4096)
-def sample_stride(numel: int, last_dim: int, count: int) -> int:
-    """The stride of a `count`-value sample of `numel` values (1: take them all)."""
+
+def sample_layout(numel: int, count: int) -> tuple[int, int, int]:
+    """(runs, run length, distance between run starts); (1, numel, 0): take every value."""
     if numel <= count:
-        return 1
-    stride = numel // count
-    while stride > 1 and math.gcd(stride, max(last_dim, 1)) != 1:
-        stride -= 1
-    return stride
+        return 1, numel, 0
+    run = min(RUN, count)
+    runs = count // run
+    if runs == 1:
+        return 1, run, 0
+    return runs, run, (numel - run) // (runs - 1)
 
 
 def sampled_values(tensor: torch.Tensor, count: int) -> torch.Tensor:
     """Up to `count` values of `tensor` as a flat tensor on its device (its own dtype)."""
     values = tensor.detach()
-    numel = values.numel()
-    last = values.shape[-1] if values.dim() else 1
-    stride = sample_stride(numel, last, count)
-    if values.is_contiguous():
-        flat = values.view(-1)
-        return flat if stride == 1 else flat[::stride][:count]
-    if stride == 1:
+    runs, run, distance = sample_layout(values.numel(), count)
+    if runs == 1 and run == values.numel():
         return values.reshape(-1)
-    positions = torch.arange(0, stride * count, stride, device=values.device)
+    if values.is_contiguous():
+        return values.view(-1).as_strided((runs, run), (distance, 1)).reshape(-1)
+    starts = torch.arange(runs, device=values.device)[:, None] * distance
+    positions = (starts + torch.arange(run, device=values.device)[None, :]).reshape(-1)
     return torch.take(values, positions)
 
 
@@ -44,8 +42,12 @@ def padded_samples(tensors: list[torch.Tensor], count: int):
     longest, with a mask of the real entries — the shape every statistic reduces along."""
     samples = [sampled_values(t, count) for t in tensors]
     lengths = torch.tensor([s.numel() for s in samples])
-    matrix = pad_sequence([s.float() for s in samples], batch_first=True)
+    if all(s.dtype == torch.float32 for s in samples):
+        matrix = pad_sequence(samples, batch_first=True)
+    else:
+        matrix = pad_sequence([s.float() for s in samples], batch_first=True)
     device = matrix.device
     width = matrix.shape[1]
-    mask = torch.arange(width, device=device)[None, :] < lengths.to(device)[:, None]
-    return matrix, mask, lengths.to(device)
+    lengths = lengths.to(device)
+    mask = torch.arange(width, device=device)[None, :] < lengths[:, None]
+    return matrix, mask, lengths
