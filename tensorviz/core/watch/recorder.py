@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime
 import os
 import sys
+import time
 import traceback
 import weakref
 from dataclasses import dataclass
@@ -27,13 +28,20 @@ from torch import nn
 
 from tensorviz.core.translation import _
 from tensorviz.core.watch import loss_capture, run_ending
+from tensorviz.core.watch.activation_job import ActivationJob, job_slots
 from tensorviz.core.watch.cpu_transfer import CpuBatch, add_groups, scatter
 from tensorviz.core.watch.optimizer_watch import WatchedOptimizer, real_optimizer
 from tensorviz.core.watch.parameter_statistics import update_norms, weights_copy
 from tensorviz.core.watch.record_writer import RecordWriter
 from tensorviz.core.watch.run_folder import choose_run_folder, rank_place
 from tensorviz.core.watch.run_writer import RankStreamWriter, write_run_file
-from tensorviz.core.watch.step_measurement import StepNumbers, measure_step
+from tensorviz.core.watch.step_measurement import (
+    StepNumbers,
+    measure_step,
+    step_outputs,
+    step_records,
+    suspicious,
+)
 from tensorviz.core.watch.step_moment import StepMoment
 from tensorviz.core.watch.watched_models import WatchedModels
 
@@ -44,6 +52,7 @@ _current: list = []  # the active run tensorviz.watch() adds to when called agai
 class _PendingStep:
     header: dict
     numbers: StepNumbers
+    params: list  # the schema's parameters when it was measured (for names)
 
 
 def _positive(name: str, value) -> int:
@@ -124,7 +133,8 @@ class WatchRun:
         self._pending: _PendingStep | None = None
         self._step_listeners: list = []
         self._backward_listeners: list = []
-        self._said_first_non_finite = False
+        self._said_first_non_finite = False  # touched on the writer thread only
+        self._job_slots = job_slots()
         self._failure: str | None = None
         self.closed = False
         self.write_event("started", pid=os.getpid(), rank=self.rank, world_size=self.world_size)
@@ -349,41 +359,63 @@ class WatchRun:
     def _measure(self, state: WatchedOptimizer, step: int, loss) -> None:
         positions = {id(p.param): i for i, p in enumerate(self._models.params)}
         rows = state.rows_for(self._schema_version, positions)
-        numbers = measure_step(
-            self._models, rows, loss, with_histograms=(step - 1) % self.histograms_every == 0
-        )
+        with_histograms = (step - 1) % self.histograms_every == 0
+        numbers = measure_step(self._models, rows, loss, with_histograms=with_histograms)
+        self._hand_over_activations(numbers, with_histograms)
         loss_value = self._next_loss if self._next_loss is not None else numbers.loss
         header = {"step": step, "optimizer": state.index, "schema": self._schema_version,
-                  "time": datetime.datetime.now().timestamp(), "loss": loss_value,
-                  "scalars": dict(self._next_scalars),
-                  "non_finite": numbers.non_finite}  # fmt: skip
+                  "time": round(time.time(), 3), "loss": loss_value,
+                  "scalars": dict(self._next_scalars)}  # fmt: skip
         self._next_scalars, self._next_loss = {}, None
-        self._pending = _PendingStep(header, numbers)
+        self._pending = _PendingStep(header, numbers, self._models.params)
         if (step - 1) % self.update_ratio_every == 0:
             params = list(state.params)
             state.update = (self._pending, rows, params, weights_copy(params))
+
+    def _hand_over_activations(self, numbers: StepNumbers, with_histograms: bool) -> None:
+        outputs = step_outputs(self._models)
+        if not outputs:
+            return
+        if not self._job_slots.acquire(blocking=False):
+            self._writer.dropped += 1  # the writer is behind: this step goes without them
+            return
+        job = ActivationJob(
+            outputs, [m.kind for m in self._models.modules],
+            [m.name for m in self._models.modules], with_histograms=with_histograms,
+            slots=self._job_slots, search_whole=suspicious(numbers),
+        )  # fmt: skip
+        if self._writer.put(("call", job.run)):
+            numbers.activations = job
+        else:
+            self._job_slots.release()
 
     def _write_pending(self) -> None:
         pending, self._pending = self._pending, None
         if pending is None:
             return
+        header = pending.header
+        if not header["scalars"]:
+            del header["scalars"]
+        if self._writer.dropped:
+            header["dropped"] = self._writer.dropped
+        self._writer.put(("call", lambda: self._records_of(pending)))
+
+    def _records_of(self, pending: _PendingStep) -> list[tuple]:
+        """On the writer thread: the step's frames, and the note of the first NaN/inf."""
         numbers = pending.numbers
-        header = dict(pending.header, dropped=self._writer.dropped)
-        self._writer.put(("step", header, numbers.arrays))
-        if numbers.histogram_counts is not None and len(numbers.histogram_tensors):
-            histogram_header = {"step": header["step"], "optimizer": header["optimizer"],
-                                "bins": int(numbers.histogram_counts.shape[1]),
-                                "tensors": numbers.histogram_tensors}  # fmt: skip
-            self._writer.put(("histograms", histogram_header, numbers.histogram_counts))
-        if numbers.non_finite and not self._said_first_non_finite:
+        records = step_records(pending.header, numbers)
+        non_finite = records[0][1].get("non_finite")
+        if non_finite and not self._said_first_non_finite:
             self._said_first_non_finite = True
-            names = [p.name for p in self._models.params]
-            grads = sorted(int(i) for i in numbers.non_finite.get("grad", {}))
-            self.write_event(
-                "note", what="first_non_finite", step=header["step"],
-                optimizer=header["optimizer"],
-                grad=names[grads[0]] if grads else None, activation=numbers.first_activation,
-            )  # fmt: skip
+            grads = sorted(int(i) for i in non_finite.get("grad", {}))
+            job = numbers.activations
+            records.append(("event", "note", {
+                "what": "first_non_finite", "step": pending.header["step"],
+                "optimizer": pending.header["optimizer"],
+                "grad": pending.params[grads[0]].name if grads else None,
+                "activation": job.first_module if job is not None else None,
+            }))  # fmt: skip
+        return records
 
     def _refresh_schema(self) -> None:
         changed = self._models.rescan()

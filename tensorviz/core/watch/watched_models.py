@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from tensorviz.core.watch.activation_statistics import module_kind
+from tensorviz.core.watch.activation_statistics import module_kind, watched_for_activations
 
 _CONTAINERS = (nn.ModuleList, nn.ModuleDict, nn.ParameterList, nn.ParameterDict)
 
@@ -31,6 +31,26 @@ def unwrapped(module: nn.Module) -> nn.Module:
             continue
         break
     return module
+
+
+def _activation_modules(root: nn.Module) -> list[tuple[str, nn.Module]]:
+    """The modules whose outputs are watched: every leaf (a lone layer: the root itself) and
+    every layer of a list (a ModuleList's or Sequential's children: a transformer's blocks, a
+    ResNet's stages). Other containers (a block's `attn`, `mlp`) mostly hand on a child's
+    output; Dropout and Identity hand on their input."""
+    if not any(True for _ in root.children()):
+        return [(type(root).__name__, root)] if watched_for_activations(root) else []
+    layers = {id(child) for module in root.modules()
+              if isinstance(module, (nn.ModuleList, nn.Sequential))
+              for child in module.children()}  # fmt: skip
+    chosen = []
+    for name, module in list(root.named_modules())[1:]:
+        if isinstance(module, _CONTAINERS) or not watched_for_activations(module):
+            continue
+        is_leaf = not any(True for _ in module.children())
+        if is_leaf or id(module) in layers:
+            chosen.append((name, module))
+    return chosen
 
 
 @dataclass
@@ -82,14 +102,7 @@ class WatchedModels:
         root = Root(inner, prefix)
         self.roots.append(root)
         root.first_module = len(self.modules)
-        named = list(inner.named_modules())
-        if len(named) == 1:  # a lone layer: its own output is its activation
-            named = [(type(inner).__name__, inner)]
-        else:
-            named = named[1:]
-        for name, sub in named:
-            if isinstance(sub, _CONTAINERS):
-                continue
+        for name, sub in _activation_modules(inner):
             index = len(self.modules)
             self.modules.append(WatchedModule(prefix + name, sub, module_kind(sub)))
             self._handles.append(sub.register_forward_hook(self._output_keeper(index)))
