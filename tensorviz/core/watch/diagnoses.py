@@ -30,6 +30,7 @@ from tensorviz.core.watch.gradient_rules import (
     UPDATE_RATIOS,
     VANISHING_GRADIENTS,
 )
+from tensorviz.core.watch.non_finite_index import NonFiniteIndex
 from tensorviz.core.watch.run_reader import RankSeries
 from tensorviz.core.watch.series_windows import row_chunks
 
@@ -74,7 +75,8 @@ def diagnose(series: RankSeries) -> list[Diagnosis]:
     with memory.lock:
         for optimizer in np.unique(optimizers).tolist():
             rows = np.flatnonzero(optimizers == optimizer)
-            view = SeriesView.of(series, rows if len(rows) < len(optimizers) else None)
+            subset = rows if len(rows) < len(optimizers) else None
+            view = SeriesView.of(series, subset, memory.non_finite)
             states = _advanced(memory.states, (optimizer, view.rows is None), view)
             for rule, state in zip(RULES, states, strict=True):
                 for finding in rule.findings(view, state):
@@ -110,6 +112,7 @@ class _Memory:
     def __init__(self):
         self.lock = threading.Lock()
         self.states: dict = {}
+        self.non_finite = NonFiniteIndex()
 
 
 _memories: dict[int, tuple[weakref.ref, _Memory]] = {}

@@ -21,6 +21,7 @@ from tensorviz.core.watch.diagnosis_thresholds import (
     SPARSE_GRADIENT_TYPES,
     WINDOW,
 )
+from tensorviz.core.watch.non_finite_index import NonFiniteIndex
 from tensorviz.core.watch.run_reader import RankSeries
 from tensorviz.core.watch.series_windows import Groups, HeldTracker, earliest, group_norms
 
@@ -46,23 +47,20 @@ class SeriesView:
     module_kinds: list[str]
     param_shapes: list[list[int] | None]
     layers: list[Layer]
-    non_finite: list[dict]  # {step, row, what, name, count}; row: the view's row
+    non_finite: NonFiniteIndex  # the series' non-finite counts, by row
+    first_non_finite: int  # the view's first row with a non-finite count (-1: none)
     losses: np.ndarray
     broken_rows: np.ndarray  # the view rows with a non-finite gradient, sorted
     groups: Groups = None  # every layer's columns
     _chunk_norms: dict = field(default_factory=dict)
 
     @classmethod
-    def of(cls, series: RankSeries, rows: np.ndarray | None) -> SeriesView:
+    def of(cls, series: RankSeries, rows: np.ndarray | None, non_finite: NonFiniteIndex):
         count = len(series.steps) if rows is None else len(rows)
-        position = None if rows is None else {int(r): i for i, r in enumerate(rows)}
         params = list(series.param_names)
         modules = list(series.module_names)
-        non_finite = []
-        for entry in series.non_finite:
-            row = entry["row"] if position is None else position.get(entry["row"])
-            if row is not None:
-                non_finite.append(dict(entry, row=row))
+        non_finite.update(series.non_finite)
+        any_rows = non_finite.view_rows(non_finite.rows, rows)
         return cls(
             series=series,
             rows=rows,
@@ -73,9 +71,14 @@ class SeriesView:
             param_shapes=[series.param_info.get(p, {}).get("shape") for p in params],
             layers=_layers(series, params),
             non_finite=non_finite,
+            first_non_finite=int(any_rows[0]) if any_rows.size else -1,
             losses=_losses(series, rows),
-            broken_rows=np.unique([e["row"] for e in non_finite if e["what"] == "grad"]),
+            broken_rows=non_finite.view_rows(non_finite.grad_rows, rows),
         )
+
+    def non_finite_at(self, row: int) -> list[dict]:
+        """The non-finite counts of the view's `row`: {what, name, count}."""
+        return self.non_finite.entries_at(self.series.non_finite, self.series_row(row))
 
     def __post_init__(self):
         self.groups = Groups([layer.columns for layer in self.layers])
@@ -204,14 +207,14 @@ class NonFiniteRule(Rule):
             extra["first"] = rows.start + int(bad.argmax())
 
     def findings(self, view, state):
-        candidates = [e["row"] for e in view.non_finite]
+        candidates = [view.first_non_finite] if view.first_non_finite >= 0 else []
         if state.extra["first"] >= 0:
             candidates.append(state.extra["first"])
         if not candidates:
             return []
         row = min(candidates)
         order = {"weight": 0, "activation": 1, "grad": 2}
-        entries = [e for e in view.non_finite if e["row"] == row]
+        entries = view.non_finite_at(row)
         named = {(e["what"], e["name"]) for e in entries}
         weights = view.table("weight_norm", np.array([row]))[0]
         for column in np.flatnonzero(np.isinf(weights)):

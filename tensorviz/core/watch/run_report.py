@@ -1,10 +1,13 @@
 """A run folder as one report, headless: what `tensorviz report RUN_DIR [--json]` prints, from
 the same functions the viewer shows (diagnose, rank_differences).
 
-`run_report(reader)` is the JSON (docs in the README's CLI section): every recorded step of
-every rank with each parameter's gradient norm, weight norm and update ratio (null where not
-sampled or absent), the diagnoses, the ranks' differences, how the run ended and the reader's
-damage sentences. `report_lines(report)` is the text form.
+`run_report(reader)` is the JSON: `name`, `folder`, `world_size`, `ranks`; `steps`, one record
+per recorded step and rank {step, rank, optimizer, loss, params: {dotted name: {grad_norm,
+weight_norm, update_ratio}}} (null where not sampled or absent); `diagnoses` [{rank, kind, step,
+names, title, detail, remedy}]; `rank_differences` [{rank, reference_rank, step, row, names,
+largest, title, detail}]; `ended` {status: finished|error|interrupted|null (no end recorded:
+running or killed), step, error, rank}; `problems`, the reader's damage sentences.
+`report_lines(report)` is the text form.
 """
 
 from __future__ import annotations

@@ -197,33 +197,38 @@ def regression_batches(inputs: int, outputs: int, *, batch: int = 32, seed: int 
     return make
 
 
-def record_ddp(folder: Path, *, steps: int = 8, desync_at: int | None = None) -> None:
-    """Two ranks of a real DistributedDataParallel job (gloo, CPU, two processes) write one run
-    folder; `desync_at`: rank 1 alone scales one weight at that step (a desync bug)."""
+def record_ddp(runs: list[tuple[Path, int | None]], *, steps: int = 8) -> None:
+    """Two ranks of a real DistributedDataParallel job (gloo, CPU, two processes) write each run
+    folder of `runs` in turn: (folder, desync_at), where rank 1 alone scales one weight at step
+    desync_at (a desync bug; None: none)."""
     import torch.multiprocessing as mp
 
-    Path(folder).mkdir(parents=True, exist_ok=True)
-    mp.spawn(_ddp_rank, args=(2, str(folder), steps, desync_at), nprocs=2, join=True)
+    for folder, _ in runs:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+    store = Path(runs[0][0]).parent / ".ddp-store"
+    runs = [(str(folder), desync_at) for folder, desync_at in runs]
+    mp.spawn(_ddp_rank, args=(2, str(store), runs, steps), nprocs=2, join=True)
 
 
-def _ddp_rank(rank: int, world_size: int, folder: str, steps: int, desync_at) -> None:
+def _ddp_rank(rank: int, world_size: int, store: str, runs, steps: int) -> None:
     import torch.distributed as dist
     from torch.nn.parallel import DistributedDataParallel
 
     torch.set_num_threads(1)
-    dist.init_process_group("gloo", init_method=f"file://{folder}/.store", rank=rank,
+    dist.init_process_group("gloo", init_method=f"file://{store}", rank=rank,
                             world_size=world_size)  # fmt: skip
     try:
-        model = DistributedDataParallel(mlp([8, 16, 16, 2], nn.ReLU, seed=0))
-        optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
+        for folder, desync_at in runs:
+            model = DistributedDataParallel(mlp([8, 16, 16, 2], nn.ReLU, seed=0))
+            optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
 
-        def desync(step: int) -> None:
-            if rank == 1 and step == desync_at:
-                with torch.no_grad():
-                    model.module[2].weight.mul_(1.01)
+            def desync(step: int, model=model, desync_at=desync_at) -> None:
+                if rank == 1 and step == desync_at:
+                    with torch.no_grad():
+                        model.module[2].weight.mul_(1.01)
 
-        record_loop(Path(folder), model, optimizer, regression_batches(8, 2, seed=10 + rank),
-                    nn.functional.mse_loss, steps, rank=rank, world_size=world_size,
-                    before_step=desync)  # fmt: skip
+            record_loop(Path(folder), model, optimizer, regression_batches(8, 2, seed=10 + rank),
+                        nn.functional.mse_loss, steps, rank=rank, world_size=world_size,
+                        before_step=desync)  # fmt: skip
     finally:
         dist.destroy_process_group()

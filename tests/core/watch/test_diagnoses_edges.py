@@ -122,3 +122,23 @@ def test_no_parameters_no_modules_no_steps(tmp_path):
     assert diagnose(RunReader(tmp_path / "a").ranks[0]) == []
     _frames(tmp_path / "b", {"schema": 0, "params": [], "modules": []}, []).close()
     assert diagnose(RunReader(tmp_path / "b").ranks[0]) == []
+
+
+def test_a_non_finite_gradient_of_the_second_optimizer_is_its_own_step(tmp_path):
+    schema = {"schema": 0, "params": [{"name": "g.weight", "shape": [4, 4], "module": "g"},
+                                      {"name": "d.weight", "shape": [4, 4], "module": "d"}],
+              "modules": []}  # fmt: skip
+    rows = []
+    for step in range(1, 8):
+        for optimizer in (0, 1):
+            broken = optimizer == 1 and step >= 4
+            header = {"step": step, "optimizer": optimizer, "loss": 1.0}
+            if broken:
+                header["non_finite"] = {"grad": {"1": 16}}
+            rows.append((header, {"grad_norm": [0.1, np.nan if broken else 0.1],
+                                  "weight_norm": [1, 1]}))  # fmt: skip
+    _frames(tmp_path, schema, rows).close()
+    (broken,) = diagnose(RunReader(tmp_path).ranks[0])
+    assert broken.kind == "non_finite" and broken.names == ("d.weight",)
+    assert broken.step == 4 and broken.row == 7
+    assert "the gradient of d.weight" in broken.title

@@ -53,14 +53,13 @@ def test_one_rank_alone_is_no_comparison(tmp_path):
 
 @pytest.mark.skipif(not dist.is_available() or not dist.is_gloo_available(), reason="no gloo")
 def test_real_ddp_ranks_stay_equal_until_one_rank_edits_a_weight(tmp_path):
-    record_ddp(tmp_path / "synced", steps=6)
+    record_ddp([(tmp_path / "synced", None), (tmp_path / "desync", 4)], steps=6)
     synced = RunReader(tmp_path / "synced")
     assert sorted(synced.ranks) == [0, 1] and synced.ranks[1].steps == list(range(1, 7))
     assert rank_differences(synced) == []
     # the ranks saw different batches, so their losses differ, yet DDP kept the weights equal
     assert synced.ranks[0].loss != synced.ranks[1].loss
 
-    record_ddp(tmp_path / "desync", steps=6, desync_at=4)
     (difference,) = rank_differences(RunReader(tmp_path / "desync"))
     assert difference.rank == 1 and difference.step == 4
     assert difference.names == ("module.2.weight",)
