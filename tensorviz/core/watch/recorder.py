@@ -38,12 +38,11 @@ from tensorviz.core.watch.run_writer import RankStreamWriter, write_run_file
 from tensorviz.core.watch.step_measurement import (
     StepNumbers,
     measure_step,
-    step_outputs,
     step_records,
     suspicious,
 )
 from tensorviz.core.watch.step_moment import StepMoment
-from tensorviz.core.watch.watched_models import WatchedModels
+from tensorviz.core.watch.watched_models import WatchedModels, activation_sample
 
 _current: list = []  # the active run tensorviz.watch() adds to when called again
 
@@ -189,11 +188,13 @@ class WatchRun:
 
     def add_step_listener(self, listener):
         self._step_listeners.append(listener)
+        self._models.keep_root_io = True
         return listener
 
     def remove_step_listener(self, listener) -> None:
         if listener in self._step_listeners:
             self._step_listeners.remove(listener)
+        self._models.keep_root_io = bool(self._step_listeners)
 
     def add_backward_listener(self, listener):
         self._backward_listeners.append(listener)
@@ -283,8 +284,9 @@ class WatchRun:
                 self._schema_dirty = True
                 for index, entry in enumerate(self._models.modules):
                     output = self._discovery.early_output(entry.module)
-                    if output is not None and index not in self._models.outputs:
-                        self._models.outputs[index] = output
+                    sample = activation_sample(output) if output is not None else None
+                    if sample is not None and index not in self._models.samples:
+                        self._models.samples[index] = sample
             self._discovery.now_watched(root)
 
     def _pre_step(self, optimizer, args, kwargs):
@@ -353,6 +355,7 @@ class WatchRun:
             self._failed(error)
         self._activity = False
         self._loss = None
+        self._models.sampling = any(s.step % self.every == 0 for s in self._optimizers)
         if self._step_listeners:
             self._tell_listeners(state, step, loss)
 
@@ -373,7 +376,7 @@ class WatchRun:
             state.update = (self._pending, rows, params, weights_copy(params))
 
     def _hand_over_activations(self, numbers: StepNumbers, with_histograms: bool) -> None:
-        outputs = step_outputs(self._models)
+        outputs = dict(self._models.samples)
         if not outputs:
             return
         if not self._job_slots.acquire(blocking=False):

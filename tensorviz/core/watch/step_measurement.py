@@ -12,7 +12,6 @@ import numpy as np
 import torch
 
 from tensorviz.core.watch.activation_job import ActivationJob
-from tensorviz.core.watch.activation_statistics import output_tensor
 from tensorviz.core.watch.cpu_transfer import CpuBatch, add_groups, scatter
 from tensorviz.core.watch.histogram_statistics import BINS, histograms
 from tensorviz.core.watch.parameter_statistics import fused_norms, non_finite_count
@@ -35,16 +34,6 @@ def _loss_number(loss) -> torch.Tensor | None:
         if not loss.is_complex():
             return loss.detach().reshape(1)
     return None
-
-
-def step_outputs(models: WatchedModels) -> dict:
-    """Module index → the tensor its last output stands for (forward order)."""
-    outputs = {}
-    for index, output in models.outputs.items():
-        tensor = output_tensor(output)
-        if tensor is not None:
-            outputs[index] = tensor
-    return outputs
 
 
 def measure_step(models: WatchedModels, rows: list[int], loss, *, with_histograms: bool):
