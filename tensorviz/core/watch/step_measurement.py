@@ -14,7 +14,7 @@ import torch
 from tensorviz.core.watch.activation_job import ActivationJob
 from tensorviz.core.watch.cpu_transfer import CpuBatch, add_groups, scatter
 from tensorviz.core.watch.histogram_statistics import BINS, histograms
-from tensorviz.core.watch.parameter_statistics import fused_norms, non_finite_count
+from tensorviz.core.watch.parameter_statistics import fused_norms, non_finite_count, update_norms
 from tensorviz.core.watch.watched_models import WatchedModels
 
 
@@ -114,3 +114,14 @@ def step_records(header: dict, numbers: StepNumbers) -> list[tuple]:
                             "bins": BINS, "tensors": tensors}  # fmt: skip
         records.append(("histograms", histogram_header, np.concatenate(counts)))
     return records
+
+
+def update_ratios(params: list, before: list, rows: list[int], weight_norm: np.ndarray):
+    """‖p_after − p_before‖ / ‖p_before‖ per schema row (NaN where not measured): in the
+    optimizer's post-hook, against the copies kept in its pre-hook."""
+    groups = update_norms(params, before)
+    batch = CpuBatch()
+    add_groups(batch, groups)
+    delta = scatter(len(weight_norm), groups, batch.fetch(), rows)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (delta / weight_norm).astype(np.float32)

@@ -43,10 +43,10 @@ def unwrapped(module: nn.Module) -> nn.Module:
 
 def activation_sample(output):
     """The sample of a module's output the statistics read, or None (no floating tensor)."""
-    tensor = output_tensor(output)
-    if tensor is None or tensor.layout != torch.strided or tensor.device.type == "meta":
+    tensor = output if type(output) is torch.Tensor else output_tensor(output)
+    if tensor is None or not tensor.is_floating_point() or tensor.layout is not torch.strided:
         return None
-    if tensor.numel() == 0:
+    if tensor.is_meta or tensor.numel() == 0:
         return None
     return sampled_values(tensor, ACTIVATION_SAMPLE)
 
