@@ -108,6 +108,17 @@ def test_sigkill_mid_run_leaves_a_readable_folder(tmp_path):
     assert len(run.problems) <= 1  # at most the frame cut by the kill
 
 
+def test_view_without_a_display_says_where_the_run_is(tmp_path):
+    script = tmp_path / "nothing.py"
+    script.write_text("print('ran')\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    result = _tensorviz("watch", "--view", str(script), "--log-dir", str(tmp_path / "r"), env=env)
+    assert result.returncode == 0 and result.stdout == "ran\n"
+    (folder,) = (tmp_path / "r").iterdir()
+    line = next(line for line in result.stderr.splitlines() if "no display" in line)
+    assert str(folder) in line
+
+
 @pytest.mark.parametrize("words", [["--every", "0"], ["--histograms-every", "x"]])
 def test_bad_options_are_one_line(tmp_path, words):
     result = _tensorviz("watch", TRAIN, *words)

@@ -1,8 +1,8 @@
-"""A step's activation numbers, computed off the user's thread: the step hands the references
-to the modules' outputs of its last forward (tensors nobody changes any more) to the writer
-thread, which reduces them (activation_statistics.py) while the loop goes on. At most
-`IN_FLIGHT` jobs wait at a time, so at most that many forwards' outputs are kept alive; a step
-that finds them all taken goes without activation numbers (counted in `dropped`)."""
+"""A step's activation numbers, computed off the user's thread: the step hands the samples of
+the modules' outputs in its last forward (watched_models.py) to the writer thread, which reduces
+them (activation_statistics.py) while the loop goes on. At most `IN_FLIGHT` jobs wait at a time
+(a few MB of samples); a step that finds them all taken goes without activation numbers
+(counted in `dropped`)."""
 
 from __future__ import annotations
 
@@ -14,14 +14,14 @@ from tensorviz.core.watch.activation_statistics import activation_statistics, fi
 from tensorviz.core.watch.cpu_transfer import CpuBatch, add_groups, scatter
 from tensorviz.core.watch.histogram_statistics import histograms
 
-IN_FLIGHT = 2
+IN_FLIGHT = 16
 
 
 class ActivationJob:
     def __init__(self, outputs: dict, kinds: list[str], names: list[str], *,
                  with_histograms: bool, slots: threading.BoundedSemaphore,
                  search_whole: bool = False):  # fmt: skip
-        self._outputs = outputs  # module index → tensor (forward order)
+        self._outputs = outputs  # module index → sample of its output (forward order)
         self._kinds, self._names = kinds, names
         self._with_histograms = with_histograms
         self._search_whole = search_whole  # the loss or a gradient was not finite

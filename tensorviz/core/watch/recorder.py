@@ -22,27 +22,23 @@ import traceback
 import weakref
 from dataclasses import dataclass
 
-import numpy as np
-import torch
-from torch import nn
-
 from tensorviz.core.translation import _
 from tensorviz.core.watch import loss_capture, run_ending
 from tensorviz.core.watch.activation_job import ActivationJob, job_slots
-from tensorviz.core.watch.cpu_transfer import CpuBatch, add_groups, scatter
-from tensorviz.core.watch.optimizer_watch import WatchedOptimizer, real_optimizer
-from tensorviz.core.watch.parameter_statistics import update_norms, weights_copy
+from tensorviz.core.watch.optimizer_hooks import OptimizerHooks
+from tensorviz.core.watch.optimizer_watch import WatchedOptimizer
+from tensorviz.core.watch.parameter_statistics import weights_copy
 from tensorviz.core.watch.record_writer import RecordWriter
 from tensorviz.core.watch.run_folder import choose_run_folder, rank_place
 from tensorviz.core.watch.run_writer import RankStreamWriter, write_run_file
 from tensorviz.core.watch.step_measurement import (
     StepNumbers,
     measure_step,
-    step_outputs,
     step_records,
     suspicious,
 )
-from tensorviz.core.watch.step_moment import StepMoment
+from tensorviz.core.watch.step_moment import StepMoment, detached
+from tensorviz.core.watch.watch_arguments import checked_arguments, positive_steps
 from tensorviz.core.watch.watched_models import WatchedModels
 
 _current: list = []  # the active run tensorviz.watch() adds to when called again
@@ -55,57 +51,12 @@ class _PendingStep:
     params: list  # the schema's parameters when it was measured (for names)
 
 
-def _positive(name: str, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise TypeError(
-            _("tensorviz.watch: {name} must be a whole number of steps, 1 or more, not "
-              "{value!r}.").format(name=name, value=value)
-        )  # fmt: skip
-    return value
-
-
-def _as_list(value, what: str) -> list:
-    if value is None:
-        return []
-    return list(value) if isinstance(value, (list, tuple)) else [value]
-
-
-def _detached(value):
-    if isinstance(value, torch.Tensor):
-        return value.detach()
-    if isinstance(value, (tuple, list)):
-        detached = [_detached(v) for v in value]
-        return tuple(detached) if isinstance(value, tuple) else detached
-    if isinstance(value, dict):
-        return {k: _detached(v) for k, v in value.items()}
-    return value
-
-
-def checked_arguments(model, optimizer) -> tuple[list, list]:
-    """(models, [(given, torch optimizer), ...]); TypeError (one sentence) for anything else."""
-    models = _as_list(model, "model")
-    optimizers = [(o, real_optimizer(o)) for o in _as_list(optimizer, "optimizer")]
-    for candidate in models:
-        if not isinstance(candidate, nn.Module):
-            raise TypeError(
-                _("tensorviz.watch takes torch.nn.Module models (or a list of them), not "
-                  "{kind}.").format(kind=type(candidate).__name__)
-            )  # fmt: skip
-    for given, real in optimizers:
-        if real is None:
-            raise TypeError(
-                _("tensorviz.watch takes torch.optim optimizers (or a list of them) as "
-                  "optimizer, not {kind}.").format(kind=type(given).__name__)
-            )  # fmt: skip
-    return models, optimizers
-
-
-class WatchRun:
+class WatchRun(OptimizerHooks):
     def __init__(self, *, log_dir=None, every=1, histograms_every=50, update_ratio_every=10,
                  command=None, announce=True, discovery=None):  # fmt: skip
-        self.every = _positive("every", every)
-        self.histograms_every = _positive("histograms_every", histograms_every)
-        self.update_ratio_every = _positive("update_ratio_every", update_ratio_every)
+        self.every = positive_steps("every", every)
+        self.histograms_every = positive_steps("histograms_every", histograms_every)
+        self.update_ratio_every = positive_steps("update_ratio_every", update_ratio_every)
         place = rank_place()
         self.rank, self.world_size = place.rank, place.world_size
         self.folder = choose_run_folder(log_dir, place)
@@ -189,11 +140,13 @@ class WatchRun:
 
     def add_step_listener(self, listener):
         self._step_listeners.append(listener)
+        self._models.keep_root_io = True
         return listener
 
     def remove_step_listener(self, listener) -> None:
         if listener in self._step_listeners:
             self._step_listeners.remove(listener)
+        self._models.keep_root_io = bool(self._step_listeners)
 
     def add_backward_listener(self, listener):
         self._backward_listeners.append(listener)
@@ -227,116 +180,6 @@ class WatchRun:
         else:
             self._end_with(value)
 
-    # ---- optimizers -------------------------------------------------------------------------
-
-    def _add_optimizer(self, optimizer) -> WatchedOptimizer:
-        state = self._by_id.get(id(optimizer))
-        if state is not None and state.optimizer is optimizer:
-            return state
-        state = WatchedOptimizer(optimizer, len(self._optimizers))
-        self._optimizers.append(state)
-        self._by_id[id(optimizer)] = state
-        if not self._global_handles:
-            state.handles = [optimizer.register_step_pre_hook(self._pre_step),
-                             optimizer.register_step_post_hook(self._post_step)]  # fmt: skip
-        watched = {id(p.param) for p in self._models.all_params()}
-        for g, group in enumerate(optimizer.param_groups):
-            for j, param in enumerate(group["params"]):
-                if id(param) not in watched:
-                    self._models.add_extra(f"optimizer{state.index}.group{g}.{j}", param)
-        self._schema_dirty = True
-        return state
-
-    def _watch_every_optimizer(self) -> None:
-        if self._global_handles:
-            return
-        for state in self._optimizers:
-            state.remove_hooks()
-        from torch.optim.optimizer import (
-            register_optimizer_step_post_hook,
-            register_optimizer_step_pre_hook,
-        )
-
-        self._global_handles = [register_optimizer_step_pre_hook(self._pre_step),
-                                register_optimizer_step_post_hook(self._post_step)]  # fmt: skip
-
-    def _state_for(self, optimizer) -> WatchedOptimizer | None:
-        state = self._by_id.get(id(optimizer))
-        if state is not None and state.optimizer is optimizer:
-            return state
-        if not self._global_handles or optimizer in self._not_ours:
-            return None
-        if self._discovery is not None:
-            self._adopt_models_of(optimizer)
-            return self._add_optimizer(optimizer)
-        watched = {id(p.param) for p in self._models.all_params()}
-        if any(id(p) in watched for group in optimizer.param_groups for p in group["params"]):
-            return self._add_optimizer(optimizer)
-        self._not_ours.add(optimizer)
-        return None
-
-    def _adopt_models_of(self, optimizer) -> None:
-        """Watch the models that hold `optimizer`'s parameters, with their outputs of the
-        forward that ran before this first step."""
-        for root in self._discovery.roots_for(optimizer):
-            if self._models.add(root):
-                self._schema_dirty = True
-                for index, entry in enumerate(self._models.modules):
-                    output = self._discovery.early_output(entry.module)
-                    if output is not None and index not in self._models.outputs:
-                        self._models.outputs[index] = output
-            self._discovery.now_watched(root)
-
-    def _pre_step(self, optimizer, args, kwargs):
-        if self.closed:
-            return None
-        state = self._state_for(optimizer)
-        if state is None:
-            return None
-        # torch passes step()'s own arguments: args[0] is the optimizer, then the closure
-        start = 1 if args and args[0] is optimizer else 0
-        closure = args[start] if len(args) > start else kwargs.get("closure")
-        if callable(closure):
-            wrapped = self._closure_for(state, closure)
-            if len(args) > start:
-                return (*args[:start], wrapped, *args[start + 1 :]), kwargs
-            return args, dict(kwargs, closure=wrapped)
-        self._step_begins(state, None)
-        return None
-
-    def _closure_for(self, state: WatchedOptimizer, closure):
-        """step(closure) runs forward and backward inside step(): the statistics are read when
-        the closure's first call returns (LBFGS calls it again during its line search)."""
-
-        def closure_then_statistics(*args, **kwargs):
-            result = closure(*args, **kwargs)
-            if not state.started:
-                self._step_begins(state, result)
-            return result
-
-        return closure_then_statistics
-
-    def _post_step(self, optimizer, args, kwargs) -> None:
-        state = self._by_id.get(id(optimizer))
-        if state is None or state.optimizer is not optimizer or not state.started:
-            return
-        state.started = False
-        if state.update is None:
-            return
-        pending, rows, params, before = state.update
-        state.update = None
-        try:
-            if pending is self._pending:
-                groups = update_norms(params, before)
-                batch = CpuBatch()
-                add_groups(batch, groups)
-                delta = scatter(len(self._models.params), groups, batch.fetch(), rows)
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    ratio = delta / pending.numbers.arrays["weight_norm"]
-                pending.numbers.arrays["update_ratio"] = ratio.astype(np.float32)
-        except Exception as error:  # noqa: BLE001 (training goes on; said once)
-            self._failed(error)
-
     # ---- the step ---------------------------------------------------------------------------
 
     def _step_begins(self, state: WatchedOptimizer, closure_result) -> None:
@@ -353,6 +196,7 @@ class WatchRun:
             self._failed(error)
         self._activity = False
         self._loss = None
+        self._models.sampling = any(s.step % self.every == 0 for s in self._optimizers)
         if self._step_listeners:
             self._tell_listeners(state, step, loss)
 
@@ -373,7 +217,7 @@ class WatchRun:
             state.update = (self._pending, rows, params, weights_copy(params))
 
     def _hand_over_activations(self, numbers: StepNumbers, with_histograms: bool) -> None:
-        outputs = step_outputs(self._models)
+        outputs = dict(self._models.samples)
         if not outputs:
             return
         if not self._job_slots.acquire(blocking=False):
@@ -441,7 +285,7 @@ class WatchRun:
         pending = self._pending
         moment = StepMoment(
             self, step, state.index, state.optimizer, loss, [r.module for r in roots],
-            [_detached(r.inputs) for r in roots], [_detached(r.output) for r in roots],
+            [detached(r.inputs) for r in roots], [detached(r.output) for r in roots],
             {"header": pending.header, "arrays": pending.numbers.arrays} if pending else {},
         )  # fmt: skip
         for listener in list(self._step_listeners):

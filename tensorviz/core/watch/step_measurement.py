@@ -12,10 +12,9 @@ import numpy as np
 import torch
 
 from tensorviz.core.watch.activation_job import ActivationJob
-from tensorviz.core.watch.activation_statistics import output_tensor
 from tensorviz.core.watch.cpu_transfer import CpuBatch, add_groups, scatter
 from tensorviz.core.watch.histogram_statistics import BINS, histograms
-from tensorviz.core.watch.parameter_statistics import fused_norms, non_finite_count
+from tensorviz.core.watch.parameter_statistics import fused_norms, non_finite_count, update_norms
 from tensorviz.core.watch.watched_models import WatchedModels
 
 
@@ -35,16 +34,6 @@ def _loss_number(loss) -> torch.Tensor | None:
         if not loss.is_complex():
             return loss.detach().reshape(1)
     return None
-
-
-def step_outputs(models: WatchedModels) -> dict:
-    """Module index → the tensor its last output stands for (forward order)."""
-    outputs = {}
-    for index, output in models.outputs.items():
-        tensor = output_tensor(output)
-        if tensor is not None:
-            outputs[index] = tensor
-    return outputs
 
 
 def measure_step(models: WatchedModels, rows: list[int], loss, *, with_histograms: bool):
@@ -125,3 +114,14 @@ def step_records(header: dict, numbers: StepNumbers) -> list[tuple]:
                             "bins": BINS, "tensors": tensors}  # fmt: skip
         records.append(("histograms", histogram_header, np.concatenate(counts)))
     return records
+
+
+def update_ratios(params: list, before: list, rows: list[int], weight_norm: np.ndarray):
+    """‖p_after − p_before‖ / ‖p_before‖ per schema row (NaN where not measured): in the
+    optimizer's post-hook, against the copies kept in its pre-hook."""
+    groups = update_norms(params, before)
+    batch = CpuBatch()
+    add_groups(batch, groups)
+    delta = scatter(len(weight_norm), groups, batch.fetch(), rows)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (delta / weight_norm).astype(np.float32)
