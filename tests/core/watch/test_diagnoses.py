@@ -148,3 +148,49 @@ def test_learning_rate_far_off_shows_in_the_update_ratio(tmp_path, lr, kind):
 
 def test_every_kind_is_named():
     assert len(KINDS) == 7 and "update_ratio_low" in KINDS
+
+
+class TinyGPT(nn.Module):
+    """nanoGPT's shape, tiny: token and position embeddings, pre-norm blocks, a head."""
+
+    def __init__(self, vocabulary=64, width=32, context=16):
+        super().__init__()
+        self.tokens = nn.Embedding(vocabulary, width)
+        self.positions = nn.Embedding(context, width)
+        block = nn.TransformerEncoderLayer(width, 4, 4 * width, dropout=0.0, batch_first=True,
+                                           norm_first=True, activation="gelu")  # fmt: skip
+        self.blocks = nn.TransformerEncoder(block, 2, enable_nested_tensor=False)
+        self.norm = nn.LayerNorm(width)
+        self.head = nn.Linear(width, vocabulary)
+
+    def forward(self, x):
+        h = self.tokens(x) + self.positions(torch.arange(x.shape[1]))
+        return self.head(self.norm(self.blocks(h)))
+
+
+def test_a_healthy_tiny_gpt_and_cnn_have_no_diagnosis(tmp_path):
+    torch.manual_seed(0)
+    generator = torch.Generator().manual_seed(0)
+
+    def tokens(step):
+        x = torch.randint(0, 64, (8, 16), generator=generator)
+        return x, torch.roll(x, 1, 1)
+
+    def next_token_loss(output, target):
+        return nn.functional.cross_entropy(output.reshape(-1, 64), target.reshape(-1))
+
+    gpt = TinyGPT()
+    record_loop(tmp_path / "gpt", gpt, torch.optim.AdamW(gpt.parameters(), lr=1e-3), tokens,
+                next_token_loss, 15)  # fmt: skip
+    assert diagnose(RunReader(tmp_path / "gpt").ranks[0]) == []
+
+    cnn = nn.Sequential(nn.Conv2d(3, 16, 3, padding=1), nn.BatchNorm2d(16), nn.ReLU(),
+                        nn.Conv2d(16, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU(),
+                        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(32, 10))  # fmt: skip
+
+    def images(step):
+        return torch.randn(8, 3, 8, 8, generator=generator), torch.randint(0, 10, (8,))
+
+    optimizer = torch.optim.SGD(cnn.parameters(), lr=0.05, momentum=0.9)
+    record_loop(tmp_path / "cnn", cnn, optimizer, images, nn.functional.cross_entropy, 15)
+    assert diagnose(RunReader(tmp_path / "cnn").ranks[0]) == []
