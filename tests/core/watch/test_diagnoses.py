@@ -194,3 +194,24 @@ def test_a_healthy_tiny_gpt_and_cnn_have_no_diagnosis(tmp_path):
     optimizer = torch.optim.SGD(cnn.parameters(), lr=0.05, momentum=0.9)
     record_loop(tmp_path / "cnn", cnn, optimizer, images, nn.functional.cross_entropy, 15)
     assert diagnose(RunReader(tmp_path / "cnn").ranks[0]) == []
+
+
+def test_a_weight_broken_between_steps_is_named_before_what_it_broke(tmp_path):
+    model = mlp([16, 32, 32, 4], nn.ReLU)
+
+    def break_weight(step):
+        if step == 5:
+            with torch.no_grad():
+                model[2].weight[0, 0] = float("inf")
+
+    saw = record_loop(tmp_path, model, torch.optim.SGD(model.parameters(), lr=0.01),
+                      regression_batches(16, 4), nn.functional.mse_loss, 8,
+                      before_step=break_weight)  # fmt: skip
+    broken = {d.kind: d for d in diagnose(RunReader(tmp_path).ranks[0])}["non_finite"]
+    step, grads = saw.first_non_finite_grad()
+    assert broken.step == step == 5
+    assert broken.names[0] == "2.weight" and "the weight 2.weight" in broken.title
+    outputs = saw.outputs[step - 1]
+    first_output = next(n for n, out in outputs.items() if not torch.isfinite(out).all())
+    assert broken.names[1] == first_output == "2"  # then the first module output it broke
+    assert "earlier update" in broken.remedy
