@@ -109,7 +109,7 @@ def test_log_of_zero_gives_non_finite_gradients_at_the_first_step(tmp_path):
     step, names = saw.first_non_finite_grad()
     assert broken.step == step == 1
     assert broken.names == tuple(names)  # every gradient, in parameter order
-    assert "the gradient of 0.weight" in broken.title
+    assert "step 1: the loss (-inf)" in broken.title  # the loss went first, then the gradients
 
 
 def test_relu_net_with_a_large_negative_bias_has_dead_units(tmp_path):
