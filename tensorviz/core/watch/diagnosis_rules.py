@@ -231,7 +231,9 @@ class NonFiniteRule(Rule):
         names = tuple(dict.fromkeys(e["name"] for e in entries))
         first = entries[0] if entries else None
         loss = view.loss(slice(row, row + 1))[0]
-        title = texts.non_finite_title(first, view.step(row))
+        if not np.isfinite(loss) and (first is None or first["what"] == "grad"):
+            first = {"what": "loss", "name": "", "count": 1}  # the loss went first, then grads
+        title = texts.non_finite_title(first, view.step(row), loss)
         detail = texts.non_finite_detail(entries, loss)
         return [
             view.finding("non_finite", row, names, title, detail, texts.non_finite_remedy(first))

@@ -93,7 +93,7 @@ def exploding_detail(total: float, start_level, ratio, step: int) -> str:
                 ratio=number(ratio)
             )
         )
-    return "; ".join(parts)
+    return _joined(parts)
 
 
 def exploding_remedy() -> str:
@@ -104,9 +104,15 @@ def exploding_remedy() -> str:
     )
 
 
-def non_finite_title(first: dict | None, step: int) -> str:
-    if first is None:
-        return _("the loss became non-finite (NaN or inf) at step {step}").format(step=step)
+def _joined(parts: list[str]) -> str:
+    return _("; ").join(parts)
+
+
+def non_finite_title(first: dict | None, step: int, loss: float) -> str:
+    if first is None or first["what"] == "loss":
+        return _("first non-finite value (NaN or inf) at step {step}: the loss ({loss})").format(
+            step=step, loss=number(loss)
+        )
     what = {
         "weight": _("the weight {name}"),
         "activation": _("the output of {name}"),
@@ -125,7 +131,7 @@ def non_finite_detail(entries: list[dict], loss: float) -> str:
         if names:
             parts.append(_("{label}: {names}").format(label=label, names=listed(names)))
     parts.append(_("loss: {loss}").format(loss=number(loss)))
-    return "; ".join(parts)
+    return _joined(parts)
 
 
 def non_finite_remedy(first: dict | None) -> str:

@@ -23,6 +23,8 @@ from tensorviz.core.watch.diagnosis_thresholds import (
 )
 from tensorviz.core.watch.series_windows import HeldTracker, earliest
 
+EARLY_ROWS = 4 * WINDOW  # where the start level is looked for (a run without gradients: none)
+
 
 def _layer_signature(layers) -> tuple:
     return tuple((layer.module, tuple(layer.columns.tolist())) for layer in layers)
@@ -119,11 +121,13 @@ class ExplodingRule(Rule):
         if not view.layers:
             return
         grad, weight, total = self._norms(view, state, rows)
-        if len(extra["early"]) < EARLY_STEPS:
-            fresh = total[np.isfinite(total) & (total > 0)]
+        if len(extra["early"]) < EARLY_STEPS and rows.start < EARLY_ROWS:
+            head = total[: EARLY_ROWS - rows.start]
+            fresh = head[np.isfinite(head) & (head > 0)]
             extra["early"].extend(fresh[: EARLY_STEPS - len(extra["early"])].tolist())
             extra["level"] = float(np.median(extra["early"])) if extra["early"] else np.nan
-            state.settled = len(extra["early"]) >= EARLY_STEPS  # else: judged again from 0
+        # not settled: judged again from row 0 next time, since the level may still change
+        state.settled = len(extra["early"]) >= EARLY_STEPS or rows.stop >= EARLY_ROWS
         first_weights = extra["first_weights"]
         unknown = np.isnan(first_weights)
         if unknown.any() and weight.shape[0]:
@@ -135,7 +139,10 @@ class ExplodingRule(Rule):
             growth = np.isfinite(total) & (total >= EXPLODING_GROWTH * extra["level"])
             large = self._large(grad, weight, first_weights).any(axis=1)
         exploded = growth | large
-        broken = np.isinf(total) | np.isin(np.arange(rows.start, rows.stop), view.broken_rows)
+        broken = np.isinf(total)
+        within = view.broken_rows[np.searchsorted(view.broken_rows, rows.start) :
+                                  np.searchsorted(view.broken_rows, rows.stop)]  # fmt: skip
+        broken[within - rows.start] = True
         seen = extra["seen"] | (np.cumsum(exploded) > 0)
         extra["seen"] = bool(seen[-1]) if seen.size else extra["seen"]
         extra["ends_broken"] = bool(broken[-1]) if broken.size else False

@@ -109,7 +109,7 @@ def test_log_of_zero_gives_non_finite_gradients_at_the_first_step(tmp_path):
     step, names = saw.first_non_finite_grad()
     assert broken.step == step == 1
     assert broken.names == tuple(names)  # every gradient, in parameter order
-    assert "the gradient of 0.weight" in broken.title
+    assert "step 1: the loss (-inf)" in broken.title  # the loss went first, then the gradients
 
 
 def test_relu_net_with_a_large_negative_bias_has_dead_units(tmp_path):
@@ -148,3 +148,70 @@ def test_learning_rate_far_off_shows_in_the_update_ratio(tmp_path, lr, kind):
 
 def test_every_kind_is_named():
     assert len(KINDS) == 7 and "update_ratio_low" in KINDS
+
+
+class TinyGPT(nn.Module):
+    """nanoGPT's shape, tiny: token and position embeddings, pre-norm blocks, a head."""
+
+    def __init__(self, vocabulary=64, width=32, context=16):
+        super().__init__()
+        self.tokens = nn.Embedding(vocabulary, width)
+        self.positions = nn.Embedding(context, width)
+        block = nn.TransformerEncoderLayer(width, 4, 4 * width, dropout=0.0, batch_first=True,
+                                           norm_first=True, activation="gelu")  # fmt: skip
+        self.blocks = nn.TransformerEncoder(block, 2, enable_nested_tensor=False)
+        self.norm = nn.LayerNorm(width)
+        self.head = nn.Linear(width, vocabulary)
+
+    def forward(self, x):
+        h = self.tokens(x) + self.positions(torch.arange(x.shape[1]))
+        return self.head(self.norm(self.blocks(h)))
+
+
+def test_a_healthy_tiny_gpt_and_cnn_have_no_diagnosis(tmp_path):
+    torch.manual_seed(0)
+    generator = torch.Generator().manual_seed(0)
+
+    def tokens(step):
+        x = torch.randint(0, 64, (8, 16), generator=generator)
+        return x, torch.roll(x, 1, 1)
+
+    def next_token_loss(output, target):
+        return nn.functional.cross_entropy(output.reshape(-1, 64), target.reshape(-1))
+
+    gpt = TinyGPT()
+    record_loop(tmp_path / "gpt", gpt, torch.optim.AdamW(gpt.parameters(), lr=1e-3), tokens,
+                next_token_loss, 15)  # fmt: skip
+    assert diagnose(RunReader(tmp_path / "gpt").ranks[0]) == []
+
+    cnn = nn.Sequential(nn.Conv2d(3, 16, 3, padding=1), nn.BatchNorm2d(16), nn.ReLU(),
+                        nn.Conv2d(16, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU(),
+                        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(32, 10))  # fmt: skip
+
+    def images(step):
+        return torch.randn(8, 3, 8, 8, generator=generator), torch.randint(0, 10, (8,))
+
+    optimizer = torch.optim.SGD(cnn.parameters(), lr=0.05, momentum=0.9)
+    record_loop(tmp_path / "cnn", cnn, optimizer, images, nn.functional.cross_entropy, 15)
+    assert diagnose(RunReader(tmp_path / "cnn").ranks[0]) == []
+
+
+def test_a_weight_broken_between_steps_is_named_before_what_it_broke(tmp_path):
+    model = mlp([16, 32, 32, 4], nn.ReLU)
+
+    def break_weight(step):
+        if step == 5:
+            with torch.no_grad():
+                model[2].weight[0, 0] = float("inf")
+
+    saw = record_loop(tmp_path, model, torch.optim.SGD(model.parameters(), lr=0.01),
+                      regression_batches(16, 4), nn.functional.mse_loss, 8,
+                      before_step=break_weight)  # fmt: skip
+    broken = {d.kind: d for d in diagnose(RunReader(tmp_path).ranks[0])}["non_finite"]
+    step, grads = saw.first_non_finite_grad()
+    assert broken.step == step == 5
+    assert broken.names[0] == "2.weight" and "the weight 2.weight" in broken.title
+    outputs = saw.outputs[step - 1]
+    first_output = next(n for n, out in outputs.items() if not torch.isfinite(out).all())
+    assert broken.names[1] == first_output == "2"  # then the first module output it broke
+    assert "earlier update" in broken.remedy
