@@ -1,7 +1,7 @@
 """One step's statistics, taken in the optimizer's step pre-hook: the gradient and weight norms
 of the optimizer's parameters and the loss, moved to the CPU at once; on the rare path
-(something not finite) the non-finite counts; at histogram steps the histograms of weights and
-gradients are sampled (copies). The activation numbers are an ActivationJob the writer thread
+(something not finite) the non-finite counts; at histogram steps the weights and gradients are
+sampled (copies) for their histograms. The activation numbers are an ActivationJob the writer thread
 computes; a step's records, histograms counted, are put together there (`step_records`) when its
 frame is written."""
 
