@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AboutDialog</name>
@@ -66,11 +65,11 @@
         <translation>串联 view、reshape、transpose、permute、expand、索引、cat/stack、split/chunk、带广播的算术运算、matmul 和归约</translation>
     </message>
     <message>
-        <source>Every result&apos;s identity: shape, dtype, device, strides, storage, view or copy</source>
+        <source>Every result's identity: shape, dtype, device, strides, storage, view or copy</source>
         <translation>每个结果的身份：形状、数据类型 (dtype)、设备、步幅、存储，是视图 (view) 还是拷贝 (copy)</translation>
     </message>
     <message>
-        <source>torch&apos;s own error message, explained, when an operation fails</source>
+        <source>torch's own error message, explained, when an operation fails</source>
         <translation>操作失败时，显示 torch 自己的错误信息并加以解释</translation>
     </message>
     <message>
@@ -178,12 +177,32 @@
         <translation>任务与真实 nn.Sequential 网络的演练场：决策边界、神经元和代码</translation>
     </message>
     <message>
-        <source>Autograd&apos;s w.grad and b.grad next to the hand-derived gradients</source>
+        <source>Autograd's w.grad and b.grad next to the hand-derived gradients</source>
         <translation>自动求导 (autograd) 算出的 w.grad 和 b.grad 与手工推导的梯度并排对照</translation>
     </message>
     <message>
         <source>Pitfalls to switch on: forgotten zero_grad, learning rate too large, and more</source>
         <translation>可以打开的常见陷阱：忘记 zero_grad、学习率过大等</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Your own training, live: a run folder that tensorviz.watch() writes, layer by layer.</source>
+        <translation>你自己的训练，实时可见：tensorviz.watch() 写出的运行文件夹，一层一层地看。</translation>
+    </message>
+    <message>
+        <source>A layers × steps heatmap of gradient norms that stays readable for 2,000 parameter tensors</source>
+        <translation>梯度范数的“层 × 步”热力图，2,000 个参数张量也看得清</translation>
+    </message>
+    <message>
+        <source>Loss and your scalars, update ratios with the 1e-3 guide, activation and gradient histograms over time</source>
+        <translation>损失和你记录的标量、带 1e-3 参考线的更新比例、随时间变化的激活与梯度直方图</translation>
+    </message>
+    <message>
+        <source>Diagnoses (vanishing or exploding gradients, the first NaN) that jump to the step and layer</source>
+        <translation>诊断（梯度消失或梯度爆炸、第一个 NaN），点击即跳到那一步和那一层</translation>
     </message>
     <message>
         <source>Files</source>
@@ -473,6 +492,14 @@
     <message>
         <source>Open a checkpoint folder: shards, configs, a distributed one</source>
         <translation>打开检查点文件夹：分片、配置文件、分布式检查点</translation>
+    </message>
+    <message>
+        <source>Open R&amp;un Folder…</source>
+        <translation>打开运行文件夹(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>Follow a run folder of tensorviz.watch() live in the Runs area</source>
+        <translation>在“运行”区域实时跟随 tensorviz.watch() 的运行文件夹</translation>
     </message>
     <message>
         <source>Open &amp;Recent</source>

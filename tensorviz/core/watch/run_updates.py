@@ -122,7 +122,11 @@ class GrowingRows:
         return self._data[: self.rows, : self.columns]
 
     def extend(self, block: np.ndarray) -> None:
-        block = np.asarray(block).reshape(len(block), -1)
+        block = np.asarray(block)
+        if block.ndim == 1:
+            block = block[:, None]
+        if len(block) == 0:
+            return
         needed, width = self.rows + len(block), max(self.columns, block.shape[1])
         have_rows, have_columns = self._data.shape
         if needed > have_rows or width > have_columns:

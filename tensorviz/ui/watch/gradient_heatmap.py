@@ -14,7 +14,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QGraphicsRectItem, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsRectItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from tensorviz.core.watch.heatmap_bins import log_image, row_label_stride
 from tensorviz.core.watch.run_updates import FollowedRank
@@ -90,6 +90,7 @@ class GradientHeatmap(Retranslating, FollowsAppearanceLater, QWidget):
         self.hover = QLabel()
         self.hover.setObjectName("hint")
         self.hover.setTextFormat(Qt.TextFormat.PlainText)
+        self.hover.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)

@@ -62,7 +62,7 @@ def new_plot() -> pg.PlotWidget:
     plot = pg.PlotWidget()
     plot.getPlotItem().hideButtons()
     plot.getPlotItem().setMenuEnabled(False)
-    plot.setMinimumSize(160, 110)
+    plot.setMinimumSize(110, 100)
     return plot
 
 
@@ -185,7 +185,8 @@ class RatioPlot(Retranslating, FollowsAppearanceLater, QWidget):
         keys = " ".join(key(palette[i % len(palette)], n) for i, n in enumerate(self.names))
         title = self.tr("Update ratio ‖Δw‖/‖w‖ · guide 1e-3")
         if not self.names:
-            title = f"{title} · {self.tr('click a row of the heatmap')}"
+            hint = self.tr("click a row of the heatmap")
+            title = f"{title} · {hint}"
         styled(self.plot, f"{title} {keys}", self.tr("step"), self.tr("ratio"))
 
     def restyle(self) -> None:

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -75,7 +76,8 @@ class RunsPanel(Retranslating, QWidget):
         self.open_button = QPushButton()
         self.open_button.clicked.connect(self.open_dialog)
         self.siblings = QComboBox()
-        self.siblings.setMinimumContentsLength(18)
+        self.siblings.setMinimumContentsLength(12)
+        self.siblings.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.siblings.activated.connect(self._on_sibling_chosen)
         self.rank_choice = QComboBox()
         self.rank_choice.currentIndexChanged.connect(self._on_rank_chosen)
@@ -101,6 +103,7 @@ class RunsPanel(Retranslating, QWidget):
         self.status = QLabel()
         self.status.setObjectName("sectionTitle")
         self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.problems = QLabel()
         self.problems.setObjectName("errorText")
         self.problems.setTextFormat(Qt.TextFormat.PlainText)
@@ -108,8 +111,8 @@ class RunsPanel(Retranslating, QWidget):
         self.problems.hide()
         status_line = QHBoxLayout()
         status_line.setContentsMargins(8, 2, 8, 2)
-        status_line.addWidget(self.status)
-        status_line.addWidget(self.problems, 1)
+        status_line.addWidget(self.status, 2)
+        status_line.addWidget(self.problems, 3)
 
         self.banner = DiagnosesBanner()
         self.banner.diagnosis_chosen.connect(self.show_diagnosis)
@@ -387,8 +390,8 @@ class RunsPanel(Retranslating, QWidget):
 
     # --- closing -------------------------------------------------------------------------------
 
-    def shutdown(self) -> None:
+    def shutdown(self) -> bool:
+        """Stop following (the reader threads joined); False if one did not stop in time."""
         self._redraw_timer.stop()
         self._status_timer.stop()
-        self.follower.stop()
-        self.compare_follower.stop()
+        return self.follower.stop() & self.compare_follower.stop()
