@@ -203,6 +203,11 @@ class FollowedRank:
         self.ended = update.ended
         self.dropped = update.dropped
 
+    @property
+    def ratio_shape(self) -> tuple[int, int]:
+        """(steps with update ratios so far, parameters): what update_ratios() would return."""
+        return self._ratios.rows, len(self.param_names)
+
     def update_ratios(self) -> tuple[np.ndarray, np.ndarray]:
         """(x: the rows, counted from 1, that have ratios; their ratios × param_names)."""
         values = np.full((self._ratios.rows, len(self.param_names)), np.nan, np.float32)

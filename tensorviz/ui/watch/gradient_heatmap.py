@@ -68,6 +68,7 @@ class GradientHeatmap(Retranslating, FollowsAppearanceLater, QWidget):
         self.names: list[str] = []
         self.levels = (0.0, 1.0)
         self.whole_run = True  # the view follows the growing run until zoomed
+        self._shown = None  # what the image shows: (rank, steps, rows)
         self.view = pg.GraphicsLayoutWidget()
         self.axis = RowNameAxis("left")
         self.plot = self.view.addPlot(axisItems={"left": self.axis})
@@ -107,8 +108,11 @@ class GradientHeatmap(Retranslating, FollowsAppearanceLater, QWidget):
 
     def show_rank(self, rank: FollowedRank | None) -> None:
         """Draw `rank`'s gradient norms (again: called on every throttled redraw)."""
-        self.rank = rank
         bins = rank.grad_bins if rank is not None else None
+        key = (id(rank), bins.steps, bins.rows) if bins is not None else None
+        if rank is self.rank and key == self._shown and key is not None:
+            return
+        self.rank, self._shown = rank, key
         if bins is None or bins.columns == 0 or bins.rows == 0:
             self.image.clear()
             self.names = self.axis.names = []

@@ -39,6 +39,10 @@ class HistogramViews(Retranslating, FollowsAppearanceLater, QWidget):
         self.restyle()
 
     def show_layer(self, rank: FollowedRank | None, name: str) -> None:
+        key = (id(rank), name, len(rank.histograms) if rank is not None else 0)
+        if key == getattr(self, "_shown", None):
+            return
+        self._shown = key
         self.name = name
         self.module = rank.param_modules.get(name, "") if rank is not None else ""
         kind = rank.module_types.get(self.module, "") if rank is not None else ""

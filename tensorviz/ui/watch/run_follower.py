@@ -17,6 +17,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signal, Slot
 
+from tensorviz.core.watch.diagnoses import diagnose
 from tensorviz.core.watch.run_reader import NotARunFolderError, RunReader
 from tensorviz.core.watch.run_updates import RunUpdate, UpdateCollector
 
@@ -29,10 +30,6 @@ log = logging.getLogger(__name__)
 
 def diagnoses_of(reader: RunReader) -> list:
     """Every rank's diagnoses (tensorviz.core.watch.diagnoses), rank 0's first."""
-    try:
-        from tensorviz.core.watch.diagnoses import diagnose
-    except ImportError:  # (the diagnoses module comes with its own branch)
-        return []
     found = []
     for _rank, series in sorted(reader.ranks.items()):
         try:

@@ -41,6 +41,13 @@ def plain_numbers(axis: pg.AxisItem) -> None:
 
 
 def styled(plot: pg.PlotWidget, title: str, x_label: str, y_label: str) -> None:
+    """Background, title and axes in the theme and zoom in force; nothing is done when they are
+    as the last call left them (setting a title re-lays the plot out: 3 ms each, on every
+    live redraw otherwise)."""
+    key = (title, x_label, y_label, current_theme().key, current_zoom())
+    if getattr(plot, "_styled_as", None) == key:
+        return
+    plot._styled_as = key
     plot.setBackground(colour("plot_background"))
     item = plot.getPlotItem()
     size = {"font-size": f"{9 * current_zoom():g}pt"}
@@ -92,6 +99,10 @@ class LossPlot(Retranslating, FollowsAppearanceLater, QWidget):
         return rank.loss if self.series == "loss" else rank.scalar(self.series)
 
     def show_ranks(self, ranks: list[FollowedRank]) -> None:
+        key = (self.series, tuple((id(r), r.rows) for r in ranks))
+        if key == getattr(self, "_shown", None):
+            return
+        self._shown = key
         for rank in ranks:
             if rank.rank not in self.curves:
                 self.curves[rank.rank] = long_curve(self.plot)
@@ -110,6 +121,7 @@ class LossPlot(Retranslating, FollowsAppearanceLater, QWidget):
         self._title(len(self.curves))
 
     def clear(self) -> None:
+        self._shown = None
         for curve in self.curves.values():
             self.plot.removeItem(curve)
         self.curves.clear()
@@ -166,6 +178,10 @@ class RatioPlot(Retranslating, FollowsAppearanceLater, QWidget):
         self.restyle()
 
     def show_ratios(self, rank: FollowedRank | None, names: list[str]) -> None:
+        key = (id(rank), tuple(names), rank.ratio_shape if rank is not None else None)
+        if key == getattr(self, "_shown", None):
+            return
+        self._shown = key
         self.names = [n for n in names if rank is not None and n in rank.param_names]
         self.names = self.names[:MAX_RATIO_LINES]
         x, values = rank.update_ratios() if rank is not None else (np.zeros(0), None)

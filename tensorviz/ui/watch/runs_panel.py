@@ -36,7 +36,8 @@ from tensorviz.ui.watch.run_plots import LossPlot, RatioPlot
 from tensorviz.ui.watch.run_status_texts import status_text
 from tensorviz.ui.widgets.retranslating import Retranslating
 
-REDRAW_MS = 100  # at most 10 redraws a second however fast the run writes
+REDRAW_MS = 60  # one part of the views per tick, however fast the run writes
+PARTS = ("heatmap", "curves", "side")  # drawn in turn while following (see redraw)
 STATUS_MS = 2000  # how often a live run's "no new step for N s" is looked at again
 SIBLINGS = 30  # run folders beside the open one, newest first
 
@@ -64,7 +65,9 @@ class RunsPanel(Retranslating, QWidget):
         self.compare_follower.follow_failed.connect(self._show_problem)
         self._redraw_timer = QTimer(self)
         self._redraw_timer.setSingleShot(True)
-        self._redraw_timer.timeout.connect(self.redraw)
+        self._redraw_timer.timeout.connect(self._draw_next_part)
+        self._dirty: set[str] = set()
+        self._turn = 0
         self._status_timer = QTimer(self)
         self._status_timer.timeout.connect(self._show_status)
         self._build()
@@ -248,14 +251,12 @@ class RunsPanel(Retranslating, QWidget):
 
     def _on_run_updated(self, update: RunUpdate) -> None:
         self.run.apply(update)
-        if not self._redraw_timer.isActive():
-            self._redraw_timer.start(REDRAW_MS)
+        self._mark_dirty()
 
     def _on_compared_updated(self, update: RunUpdate) -> None:
         if self.compared is not None:
             self.compared.apply(update)
-            if not self._redraw_timer.isActive():
-                self._redraw_timer.start(REDRAW_MS)
+            self._mark_dirty()
 
     def _on_follow_failed(self, message: str) -> None:
         self._show_problem(message)
@@ -273,21 +274,43 @@ class RunsPanel(Retranslating, QWidget):
             return None
         return self.compared.ranks.get(0) or next(iter(self.compared.ranks.values()), None)
 
-    def redraw(self) -> None:
-        """Every view from what has arrived (called at most every REDRAW_MS while following)."""
+    def redraw(self, parts: tuple[str, ...] = PARTS) -> None:
+        """The views of `parts` (default: all) from what has arrived. While a run is followed,
+        one part is drawn per REDRAW_MS tick in turn, so each tick's paint stays short."""
         rank = self.current_rank()
         if rank is not None and not self.selected and rank.param_names:
             self.selected = [rank.param_names[0]]
-        self.heatmap.show_rank(rank)
-        self.loss_plot.show_ranks(list(self.run.ranks.values()))
-        if self.compared is not None and self.compared_folder is not None:
-            self.loss_plot.show_compared(self._compared_rank(), self.compared_folder.name)
-        self.ratio_plot.show_ratios(rank, self.selected)
-        self.histograms.show_layer(rank, self.selected[0] if self.selected else "")
-        self.banner.show_diagnoses(self.run.diagnoses)
-        self._fill_choices()
-        self._show_status()
-        self.redrawn.emit()
+        if "heatmap" in parts:
+            self.heatmap.show_rank(rank)
+        if "curves" in parts:
+            self.loss_plot.show_ranks(list(self.run.ranks.values()))
+            if self.compared is not None and self.compared_folder is not None:
+                self.loss_plot.show_compared(self._compared_rank(), self.compared_folder.name)
+            self.ratio_plot.show_ratios(rank, self.selected)
+        if "side" in parts:
+            self.histograms.show_layer(rank, self.selected[0] if self.selected else "")
+            self.banner.show_diagnoses(self.run.diagnoses)
+            self._fill_choices()
+            self._show_status()
+        self._dirty.difference_update(parts)
+        if not self._dirty:
+            self.redrawn.emit()
+
+    def _draw_next_part(self) -> None:
+        """The throttle timer's tick: the next part that has news, then the timer again."""
+        for _turn in range(len(PARTS)):
+            part = PARTS[self._turn]
+            self._turn = (self._turn + 1) % len(PARTS)
+            if part in self._dirty:
+                self.redraw((part,))
+                break
+        if self._dirty:
+            self._redraw_timer.start(REDRAW_MS)
+
+    def _mark_dirty(self) -> None:
+        self._dirty.update(PARTS)
+        if not self._redraw_timer.isActive():
+            self._redraw_timer.start(REDRAW_MS)
 
     def _show_status(self) -> None:
         if not hasattr(self, "status"):
