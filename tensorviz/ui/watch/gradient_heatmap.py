@@ -91,6 +91,7 @@ class GradientHeatmap(Retranslating, FollowsAppearanceLater, QWidget):
         self.hover = QLabel()
         self.hover.setObjectName("hint")
         self.hover.setTextFormat(Qt.TextFormat.PlainText)
+        self.hover.setWordWrap(True)
         self.hover.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -206,8 +207,8 @@ class GradientHeatmap(Retranslating, FollowsAppearanceLater, QWidget):
             self.layer_selected.emit(cell[0])
 
     def _hint(self) -> str:
-        return self.tr("Point at a cell for its parameter, step and gradient norm; click a row "
-                       "to draw its update ratio and histograms")  # fmt: skip
+        return self.tr("Point at a cell: its parameter, step and ‖grad‖ · click a row: its "
+                       "update ratio and histograms (Ctrl+click adds a ratio line)")  # fmt: skip
 
     # --- theme and language -----------------------------------------------------------------------
 

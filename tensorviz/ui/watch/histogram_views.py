@@ -31,7 +31,7 @@ class HistogramViews(Retranslating, FollowsAppearanceLater, QWidget):
         for kind, plot in self.plots.items():
             image = pg.ImageItem(axisOrder="row-major")
             image.setColorMap(pg.colormap.get(COLOUR_MAP))
-            plot.addItem(image)
+            plot.plot.addItem(image)
             self.images[kind] = image
             self.shown[kind] = False
             layout.addWidget(plot)
@@ -59,7 +59,7 @@ class HistogramViews(Retranslating, FollowsAppearanceLater, QWidget):
             every = (last - first) / max(1, len(found.steps) - 1) or 1.0
             image.setRect(QRectF(first - every / 2, found.low, last - first + every,
                                  found.high - found.low))  # fmt: skip
-            self.plots[kind].autoRange(padding=0)
+            self.plots[kind].plot.autoRange(padding=0)
         self.retranslate()
 
     def restyle(self) -> None:

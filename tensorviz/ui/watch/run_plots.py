@@ -9,7 +9,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from tensorviz.core.watch.run_updates import FollowedRank
 from tensorviz.ui.widgets.appearance_following import FollowsAppearanceLater
@@ -40,21 +40,43 @@ def plain_numbers(axis: pg.AxisItem) -> None:
     axis.labelUnitPrefix = ""
 
 
-def styled(plot: pg.PlotWidget, title: str, x_label: str, y_label: str) -> None:
+class TitledPlot(QWidget):
+    """A plot under a title that wraps: pyqtgraph's own title makes the plot as wide as its
+    text, which at 200 % pushed the plots past the window's edge."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = QLabel()
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.title.setWordWrap(True)
+        self.title.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.plot = pg.PlotWidget()
+        self.plot.getPlotItem().hideButtons()
+        self.plot.getPlotItem().setMenuEnabled(False)
+        self.plot.setMinimumSize(110, 90)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 2, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.title)
+        layout.addWidget(self.plot, 1)
+
+
+def styled(box: TitledPlot, title: str, x_label: str, y_label: str) -> None:
     """Background, title and axes in the theme and zoom in force; nothing is done when they are
-    as the last call left them (setting a title re-lays the plot out: 3 ms each, on every
+    as the last call left them (an axis label set re-lays the plot out: 3 ms each, on every
     live redraw otherwise)."""
     key = (title, x_label, y_label, current_theme().key, current_zoom())
-    if getattr(plot, "_styled_as", None) == key:
+    if getattr(box, "_styled_as", None) == key:
         return
-    plot._styled_as = key
+    box._styled_as = key
+    plot = box.plot
     plot.setBackground(colour("plot_background"))
     item = plot.getPlotItem()
     size = {"font-size": f"{9 * current_zoom():g}pt"}
     item.setLabel("bottom", x_label, color=_ink(), **size)
     item.setLabel("left", y_label, color=_ink(), **size)
-    item.setTitle(f"<span style='color:{_ink()}; font-size:{10 * current_zoom():g}pt'>"
-                  f"{title}</span>")  # fmt: skip
+    box.title.setText(f"<span style='color:{_ink()}'>{title}</span>")
     ticks = QFont()
     ticks.setPointSizeF(8 * current_zoom())
     for side in ("left", "bottom"):
@@ -65,12 +87,8 @@ def styled(plot: pg.PlotWidget, title: str, x_label: str, y_label: str) -> None:
         axis.setStyle(tickFont=ticks)
 
 
-def new_plot() -> pg.PlotWidget:
-    plot = pg.PlotWidget()
-    plot.getPlotItem().hideButtons()
-    plot.getPlotItem().setMenuEnabled(False)
-    plot.setMinimumSize(110, 100)
-    return plot
+def new_plot() -> TitledPlot:
+    return TitledPlot()
 
 
 def key(colour_name: str, text: str) -> str:
@@ -82,16 +100,15 @@ class LossPlot(Retranslating, FollowsAppearanceLater, QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.plot = new_plot()
+        self.box = new_plot()
+        self.plot = self.box.plot
         self.series = "loss"
         self.curves: dict[int, pg.PlotDataItem] = {}
         self.compare_curve = long_curve(self.plot)
         self.compare_name = ""
-        from PySide6.QtWidgets import QVBoxLayout
-
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.plot)
+        layout.addWidget(self.box)
         self._built = True
         self.restyle()
 
@@ -146,7 +163,7 @@ class LossPlot(Retranslating, FollowsAppearanceLater, QWidget):
         title = title.replace("%1", name)
         if keys:
             title = f"{title} · {' '.join(keys)}"
-        styled(self.plot, title, self.tr("step"), name)
+        styled(self.box, title, self.tr("step"), name)
 
     def restyle(self) -> None:
         if getattr(self, "_built", False):
@@ -163,17 +180,16 @@ class RatioPlot(Retranslating, FollowsAppearanceLater, QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.plot = new_plot()
+        self.box = new_plot()
+        self.plot = self.box.plot
         self.plot.setLogMode(False, True)
         self.lines = [long_curve(self.plot) for _ in range(MAX_RATIO_LINES)]
         self.guide = pg.InfiniteLine(pos=np.log10(RATIO_GUIDE), angle=0, movable=False)
         self.plot.addItem(self.guide)
         self.names: list[str] = []
-        from PySide6.QtWidgets import QVBoxLayout
-
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.plot)
+        layout.addWidget(self.box)
         self._built = True
         self.restyle()
 
@@ -203,7 +219,7 @@ class RatioPlot(Retranslating, FollowsAppearanceLater, QWidget):
         if not self.names:
             hint = self.tr("click a row of the heatmap")
             title = f"{title} · {hint}"
-        styled(self.plot, f"{title} {keys}", self.tr("step"), self.tr("ratio"))
+        styled(self.box, f"{title} {keys}", self.tr("step"), self.tr("ratio"))
 
     def restyle(self) -> None:
         if not getattr(self, "_built", False):
@@ -211,7 +227,7 @@ class RatioPlot(Retranslating, FollowsAppearanceLater, QWidget):
         palette = current_theme().series
         for index, line in enumerate(self.lines):
             line.setPen(pg.mkPen(palette[index % len(palette)], width=1.5))
-        self.guide.setPen(pg.mkPen(colour("accent"), width=1, style=Qt.PenStyle.DashLine))
+        self.guide.setPen(pg.mkPen(colour("faint"), width=1.5, style=Qt.PenStyle.DashLine))
         self._title()
 
     def retranslate(self) -> None:

@@ -137,6 +137,7 @@ class RunsPanel(Retranslating, QWidget):
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([600, 400])  # the heatmap first: it is what the area is for
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 6, 6)
         layout.setSpacing(4)

@@ -45,8 +45,7 @@ def test_the_runs_area_speaks_chinese_with_a_run_open(window, qtbot, tmp_path):
         left = [(where, text) for where, text in visible_texts(panel)
                 if leftover_english(text) and folder.name not in text]  # fmt: skip
         assert left == []
-        titles = [panel.loss_plot.plot.getPlotItem().titleLabel.text,
-                  panel.ratio_plot.plot.getPlotItem().titleLabel.text]  # fmt: skip
+        titles = [panel.loss_plot.box.title.text(), panel.ratio_plot.box.title.text()]
         assert "每步的损失" in titles[0] and "更新比例" in titles[1]
         assert "步" in panel.heatmap.plot.getAxis("bottom").labelText
     finally:

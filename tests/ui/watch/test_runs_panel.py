@@ -153,7 +153,7 @@ def test_comparing_overlays_a_second_runs_loss(panel, qtbot, recorded, tmp_path)
         return 0 if x is None else len(x)
 
     qtbot.waitUntil(lambda: compared_points() == 12, timeout=TIMEOUT)
-    assert "other" in panel.loss_plot.plot.getPlotItem().titleLabel.text
+    assert "other" in panel.loss_plot.box.title.text()
     panel.clear_comparison()
     assert compared_points() == 0
 
