@@ -5,7 +5,8 @@
     <message numerus="yes">
         <source>and %n more</source>
         <translation>
-            <numerusform>另有 %n 条</numerusform></translation>
+            <numerusform>另有 %n 条</numerusform>
+        </translation>
     </message>
     <message>
         <source>Show this step and layer in the heatmap</source>
@@ -27,8 +28,8 @@
         <translation>没有梯度</translation>
     </message>
     <message>
-        <source>Point at a cell for its parameter, step and gradient norm; click a row to draw its update ratio and histograms</source>
-        <translation>指向一个格子可看它的参数、步数和梯度范数；点击一行可画出它的更新比例和直方图</translation>
+        <source>Point at a cell: its parameter, step and ‖grad‖ · click a row: its update ratio and histograms (Ctrl+click adds a ratio line)</source>
+        <translation>指向一个格子：它的参数、步数和 ‖梯度‖ · 点击一行：它的更新比例和直方图（Ctrl+点击再加一条比例曲线）</translation>
     </message>
     <message>
         <source>step</source>

@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AboutDialog</name>
@@ -65,11 +66,11 @@
         <translation>串联 view、reshape、transpose、permute、expand、索引、cat/stack、split/chunk、带广播的算术运算、matmul 和归约</translation>
     </message>
     <message>
-        <source>Every result's identity: shape, dtype, device, strides, storage, view or copy</source>
+        <source>Every result&apos;s identity: shape, dtype, device, strides, storage, view or copy</source>
         <translation>每个结果的身份：形状、数据类型 (dtype)、设备、步幅、存储，是视图 (view) 还是拷贝 (copy)</translation>
     </message>
     <message>
-        <source>torch's own error message, explained, when an operation fails</source>
+        <source>torch&apos;s own error message, explained, when an operation fails</source>
         <translation>操作失败时，显示 torch 自己的错误信息并加以解释</translation>
     </message>
     <message>
@@ -177,7 +178,7 @@
         <translation>任务与真实 nn.Sequential 网络的演练场：决策边界、神经元和代码</translation>
     </message>
     <message>
-        <source>Autograd's w.grad and b.grad next to the hand-derived gradients</source>
+        <source>Autograd&apos;s w.grad and b.grad next to the hand-derived gradients</source>
         <translation>自动求导 (autograd) 算出的 w.grad 和 b.grad 与手工推导的梯度并排对照</translation>
     </message>
     <message>
