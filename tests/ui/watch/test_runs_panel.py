@@ -165,3 +165,17 @@ def test_step_controls_go_into_the_toolbar(panel):
     panel.set_step_controls(first)
     panel.set_step_controls(second)
     assert panel.step_controls.count() == 1 and panel.step_controls.itemAt(0).widget() is second
+
+
+def test_the_runs_own_diagnoses_show_and_jump_to_their_layer(panel, qtbot, recorded):
+    folder, norms = recorded
+    follow(panel, qtbot, folder, 30)
+    qtbot.waitUntil(lambda: bool(panel.banner.buttons), timeout=TIMEOUT)
+    kinds = [d.kind for d in panel.banner.diagnoses]
+    assert "vanishing_gradients" in kinds
+    index = kinds.index("vanishing_gradients")
+    diagnosis = panel.banner.diagnoses[index]
+    panel.banner.buttons[index].click()
+    assert panel.selected[0] in diagnosis.names
+    assert panel.heatmap.step_line.value() == diagnosis.row + 1
+    assert panel.banner.chosen.isVisible() and diagnosis.remedy in panel.banner.chosen.text()
