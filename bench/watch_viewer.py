@@ -47,7 +47,8 @@ import sys, time
 import numpy as np
 from pathlib import Path
 from tensorviz.core.watch.run_writer import RankStreamWriter, write_run_file
-folder, params, modules, rate, seconds = Path(sys.argv[1]), *map(int, sys.argv[2:5]), float(sys.argv[5])
+folder, seconds = Path(sys.argv[1]), float(sys.argv[5])
+params, modules, rate = map(int, sys.argv[2:5])
 folder.mkdir(parents=True, exist_ok=True)
 write_run_file(folder, name=folder.name, world_size=1, every=1, histograms_every=50)
 writer = RankStreamWriter(folder, 0)
@@ -72,7 +73,8 @@ while time.perf_counter() - start < seconds:
     writer.write_step({"step": step, "schema": 0, "time": time.time(), "loss": 1 / step,
                        "scalars": {"lr": 0.1}}, arrays)
     if step % 50 == 0:
-        tensors = [["grad", f"blocks.{i // 4}.layer.{i % 4}.weight", -1.0, 1.0] for i in range(params)]
+        tensors = [["grad", f"blocks.{i // 4}.layer.{i % 4}.weight", -1.0, 1.0]
+                   for i in range(params)]
         writer.write_histograms({"step": step, "bins": 32, "tensors": tensors},
                                 rng.integers(0, 100, params * 32).astype(np.uint32))
     next_at = start + step / rate

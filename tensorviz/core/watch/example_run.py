@@ -153,9 +153,12 @@ def _activation_arrays(modules, outputs) -> dict[str, np.ndarray]:
 
 def _write_histograms(writer, step, named, modules, outputs) -> None:
     tensors, counts = [], []
-    for kind, items in (("weight", [(n, p.detach()) for n, p in named]),
-                        ("grad", [(n, p.grad) for n, p in named if p.grad is not None]),
-                        ("activation", [(n, outputs[n]) for n, _ in modules if n in outputs])):  # fmt: skip
+    kinds = (
+        ("weight", [(n, p.detach()) for n, p in named]),
+        ("grad", [(n, p.grad) for n, p in named if p.grad is not None]),
+        ("activation", [(n, outputs[n]) for n, _ in modules if n in outputs]),
+    )
+    for kind, items in kinds:
         for name, values in items:
             low, high, binned = _histogram(values)
             tensors.append([kind, name, low, high])

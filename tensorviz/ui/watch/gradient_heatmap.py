@@ -31,7 +31,7 @@ def elided(name: str, characters: int = LABEL_CHARACTERS) -> str:
     if len(name) <= characters:
         return name
     half = (characters - 1) // 2
-    return f"{name[:half]}…{name[-(characters - 1 - half):]}"
+    return f"{name[:half]}…{name[-(characters - 1 - half) :]}"
 
 
 class RowNameAxis(pg.AxisItem):
@@ -144,7 +144,12 @@ class GradientHeatmap(Retranslating, FollowsAppearanceLater, QWidget):
         steps = rank.steps
         if end <= first or end > len(steps):
             return None
-        return self.names[row], int(steps[first]), int(steps[end - 1]), float(bins.values[column, row])
+        return (
+            self.names[row],
+            int(steps[first]),
+            int(steps[end - 1]),
+            float(bins.values[column, row]),
+        )
 
     def focus(self, row: int, name: str) -> bool:
         """Mark the step of rank row `row` (from 0) and the parameter `name`, and bring them
@@ -172,7 +177,7 @@ class GradientHeatmap(Retranslating, FollowsAppearanceLater, QWidget):
             self._show_range(0.5, bins.steps + 0.5, 0, bins.rows)
 
     def _show_range(self, x0: float, x1: float, y0: float, y1: float) -> None:
-                self.plot.vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
+        self.plot.vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
 
     def _on_range_changed_by_user(self, *_args) -> None:
         self.whole_run = False
@@ -189,8 +194,8 @@ class GradientHeatmap(Retranslating, FollowsAppearanceLater, QWidget):
         name, first, last, value = cell
         steps = self.tr("step %1").replace("%1", str(first))
         if last != first:
-            steps = self.tr("steps %1–%2 (largest)").replace("%1", str(first)).replace(
-                "%2", str(last)
+            steps = (
+                self.tr("steps %1–%2 (largest)").replace("%1", str(first)).replace("%2", str(last))
             )
         norm = self.tr("no gradient") if np.isnan(value) else f"‖grad‖ = {value:.3g}"
         return f"{name} · {steps} · {norm}"

@@ -80,7 +80,9 @@ class RunsPanel(Retranslating, QWidget):
         self.open_button.clicked.connect(self.open_dialog)
         self.siblings = QComboBox()
         self.siblings.setMinimumContentsLength(12)
-        self.siblings.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.siblings.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
         self.siblings.activated.connect(self._on_sibling_chosen)
         self.rank_choice = QComboBox()
         self.rank_choice.currentIndexChanged.connect(self._on_rank_chosen)
@@ -239,7 +241,9 @@ class RunsPanel(Retranslating, QWidget):
         beside.sort(key=lambda p: p.name, reverse=True)
         for path in beside[:SIBLINGS]:
             self.siblings.addItem(path.name, str(path))
-            self.siblings.setItemData(self.siblings.count() - 1, str(path), Qt.ItemDataRole.ToolTipRole)
+            self.siblings.setItemData(
+                self.siblings.count() - 1, str(path), Qt.ItemDataRole.ToolTipRole
+            )
         index = self.siblings.findData(str(self.folder))
         self.siblings.setCurrentIndex(max(0, index))
 

@@ -148,6 +148,7 @@ def test_comparing_overlays_a_second_runs_loss(panel, qtbot, recorded, tmp_path)
     record_training(other, deep_sigmoid_mlp(depth=3, width=4), steps=12)
     follow(panel, qtbot, folder, 30)
     assert panel.compare_with(other)
+
     def compared_points():
         x, _y = panel.loss_plot.compare_curve.getOriginalDataset()
         return 0 if x is None else len(x)
