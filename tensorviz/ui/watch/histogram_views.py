@@ -1,6 +1,7 @@
 """The selected layer's histograms over time: its module's activations and its gradient, each
-an image of values (up) × recorded steps (across), darker where more of the values lie
-(core/watch/histogram_image.py re-bins every step onto one value grid)."""
+an image of values (up) × recorded steps (across), from the background's colour (no values
+there) to the ink (most of them); core/watch/histogram_image.py re-bins every step onto one
+value grid."""
 
 from __future__ import annotations
 
@@ -13,8 +14,14 @@ from tensorviz.core.watch.run_updates import FollowedRank
 from tensorviz.ui.watch.run_plots import new_plot, styled
 from tensorviz.ui.widgets.appearance_following import FollowsAppearanceLater
 from tensorviz.ui.widgets.retranslating import Retranslating
+from tensorviz.ui.widgets.theme import colour, current_theme
 
-COLOUR_MAP = "CET-L17"  # light → dark: few values pale, many dark, readable in both themes
+
+def colour_map() -> pg.ColorMap:
+    """No values: the plot's background, so a histogram's empty range is no colour at all;
+    more values: the theme's first series colour, then its ink (both themes)."""
+    stops = [colour("plot_background"), current_theme().series[0], colour("plot_foreground")]
+    return pg.ColorMap([0.0, 0.5, 1.0], [c if isinstance(c, str) else c.name() for c in stops])
 
 
 class HistogramViews(Retranslating, FollowsAppearanceLater, QWidget):
@@ -30,7 +37,6 @@ class HistogramViews(Retranslating, FollowsAppearanceLater, QWidget):
         layout.setSpacing(6)
         for kind, plot in self.plots.items():
             image = pg.ImageItem(axisOrder="row-major")
-            image.setColorMap(pg.colormap.get(COLOUR_MAP))
             plot.plot.addItem(image)
             self.images[kind] = image
             self.shown[kind] = False
@@ -54,7 +60,8 @@ class HistogramViews(Retranslating, FollowsAppearanceLater, QWidget):
             if found is None:
                 image.clear()
                 continue
-            image.setImage(found.fractions.T, autoLevels=False, levels=(0, found.fractions.max()))
+            levels = (0, float(found.fractions.max()) or 1.0)
+            image.setImage(found.fractions.T, autoLevels=False, levels=levels)
             first, last = float(found.steps[0]), float(found.steps[-1])
             every = (last - first) / max(1, len(found.steps) - 1) or 1.0
             image.setRect(QRectF(first - every / 2, found.low, last - first + every,
@@ -63,6 +70,10 @@ class HistogramViews(Retranslating, FollowsAppearanceLater, QWidget):
         self.retranslate()
 
     def restyle(self) -> None:
+        if not getattr(self, "_built", False):
+            return
+        for image in self.images.values():
+            image.setColorMap(colour_map())
         self.retranslate()
 
     def retranslate(self) -> None:
