@@ -53,6 +53,11 @@ def open_run_dialog(window) -> None:
 
 
 def link_runs_panel(panel, window) -> None:
+    """Connect the Runs panel once it is built, then open the run asked for before.
+
+    The step controls (Pause / Step / Continue / Run to) belong here: for every folder the
+    panel follows (`run_opened`), make the bar for that folder and hand it to
+    `panel.set_step_controls(bar)`, which puts it at the end of the panel's toolbar."""
     queued = getattr(window, "queued_run", None)
     if queued:
         window.queued_run = None

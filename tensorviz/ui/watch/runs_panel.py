@@ -153,6 +153,8 @@ class RunsPanel(Retranslating, QWidget):
         while self.step_controls.count():
             old = self.step_controls.takeAt(0).widget()
             if old is not None:
+                if hasattr(old, "shutdown"):  # (its own timers or files, stopped first)
+                    old.shutdown()
                 old.hide()
                 old.deleteLater()
         if widget is not None:
@@ -422,4 +424,5 @@ class RunsPanel(Retranslating, QWidget):
         """Stop following (the reader threads joined); False if one did not stop in time."""
         self._redraw_timer.stop()
         self._status_timer.stop()
+        self.set_step_controls(None)
         return self.follower.stop() & self.compare_follower.stop()

@@ -50,3 +50,20 @@ def test_the_runs_area_speaks_chinese_with_a_run_open(window, qtbot, tmp_path):
         assert "步" in panel.heatmap.plot.getAxis("bottom").labelText
     finally:
         window.language_menu.choices["en"].trigger()
+
+
+def test_a_run_folder_named_before_torch_has_loaded_opens_once_it_has(qtbot, app_settings,
+                                                                      tmp_path):  # fmt: skip
+    from tensorviz.ui.window.main_window import MainWindow
+
+    folder = _run(tmp_path)
+    window = MainWindow(app_settings)
+    qtbot.addWidget(window)
+    window.show()
+    window.open_paths([str(folder)])  # as `tensorviz RUN_DIR` does, right after show()
+    qtbot.waitUntil(window.is_ready, timeout=60_000)
+    panel = window.panel("runs")
+    qtbot.waitUntil(lambda: panel.folder == folder.resolve(), timeout=TIMEOUT)
+    assert window.current_area() == "runs"
+    window.close()
+    assert not panel.follower.is_following()

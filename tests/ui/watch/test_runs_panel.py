@@ -180,3 +180,26 @@ def test_the_runs_own_diagnoses_show_and_jump_to_their_layer(panel, qtbot, recor
     assert panel.selected[0] in diagnosis.names
     assert panel.heatmap.step_line.value() == diagnosis.row + 1
     assert panel.banner.chosen.isVisible() and diagnosis.remedy in panel.banner.chosen.text()
+
+
+def test_ranks_are_chosen_side_by_side_in_the_loss(panel, qtbot, tmp_path):
+    folder = tmp_path / "ddp"
+    folder.mkdir()
+    write_run_file(folder, name="ddp", world_size=2)
+    models = [deep_sigmoid_mlp(depth=3, width=4, seed=rank) for rank in range(2)]
+    for rank, model in enumerate(models):
+        writer = RankStreamWriter(folder, rank)
+        params = [{"name": n} for n, _ in model.named_parameters()]
+        writer.write_schema({"schema": 0, "params": params, "modules": []})
+        _train_steps(writer, model, 1, 3 + rank)
+        writer.write_event("ended", status="finished", step=3 + rank)
+        writer.close()
+    assert panel.open_run(folder)
+    qtbot.waitUntil(lambda: len(panel.run.ranks) == 2 and panel.run.ranks[1].rows == 4,
+                    timeout=TIMEOUT)  # fmt: skip
+    panel.redraw()
+    assert panel.rank_choice.isVisible() and panel.rank_choice.count() == 2
+    assert set(panel.loss_plot.curves) == {0, 1}
+    panel.rank_choice.setCurrentIndex(1)
+    assert panel.rank == 1 and panel.heatmap.rank is panel.run.ranks[1]
+    assert panel.heatmap.rank.grad_bins.steps == 4 and "2 ranks" in panel.status.text()
