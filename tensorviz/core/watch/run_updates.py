@@ -164,6 +164,14 @@ class FollowedRank:
         return self._steps.rows
 
     @property
+    def last_step(self) -> tuple[int, float]:
+        """(the last step read, its time), (0, 0.0) before the first; no copy of the columns."""
+        if not self.rows:
+            return 0, 0.0
+        step, _loss, when = self._steps.values[-1]
+        return int(step), float(when)
+
+    @property
     def steps(self) -> np.ndarray:
         return self._steps.values[:, 0].astype(np.int64)
 

@@ -329,9 +329,7 @@ class RunsPanel(Retranslating, QWidget):
             self._show_problems()
             return
         rank = self.current_rank()
-        steps = rank.steps if rank is not None else []
-        last_step = int(steps[-1]) if len(steps) else 0
-        last_time = float(rank.times[-1]) if rank is not None and rank.rows else 0.0
+        last_step, last_time = rank.last_step if rank is not None else (0, 0.0)
         self.state = run_state(rank.ended if rank else None, last_step, last_time, time.time())
         dropped = max((r.dropped for r in self.run.ranks.values()), default=0)
         name = self.folder.name
