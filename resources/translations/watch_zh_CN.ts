@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>DiagnosesBanner</name>
@@ -182,7 +183,7 @@
         <translation>与…比较</translation>
     </message>
     <message>
-        <source>Overlay a second run's curve on this one's</source>
+        <source>Overlay a second run&apos;s curve on this one&apos;s</source>
         <translation>把另一次运行的曲线叠加在这次的曲线上</translation>
     </message>
     <message>

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QFileDialog,
     QHBoxLayout,
@@ -25,12 +26,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tensorviz.core.watch.run_reader import NotARunFolderError, is_run_folder, read_run_file
+from tensorviz.core.watch.run_reader import NotARunFolderError, read_run_file
 from tensorviz.core.watch.run_state import RunState, run_state
 from tensorviz.core.watch.run_updates import FollowedRank, FollowedRun, RunUpdate
 from tensorviz.ui.watch.diagnoses_banner import DiagnosesBanner
 from tensorviz.ui.watch.gradient_heatmap import GradientHeatmap
 from tensorviz.ui.watch.histogram_views import HistogramViews
+from tensorviz.ui.watch.run_choices import fill_combo, run_folders_beside
 from tensorviz.ui.watch.run_follower import RunFollower
 from tensorviz.ui.watch.run_plots import LossPlot, RatioPlot
 from tensorviz.ui.watch.run_status_texts import status_text
@@ -39,7 +41,6 @@ from tensorviz.ui.widgets.retranslating import Retranslating
 REDRAW_MS = 60  # one part of the views per tick, however fast the run writes
 PARTS = ("heatmap", "curves", "side")  # drawn in turn while following (see redraw)
 STATUS_MS = 2000  # how often a live run's "no new step for N s" is looked at again
-SIBLINGS = 30  # run folders beside the open one, newest first
 
 
 class RunsPanel(Retranslating, QWidget):
@@ -59,7 +60,7 @@ class RunsPanel(Retranslating, QWidget):
         self.message = ""  # the last one-sentence problem (a folder that is no run)
         self.follower = RunFollower(self)
         self.follower.run_updated.connect(self._on_run_updated)
-        self.follower.follow_failed.connect(self._on_follow_failed)
+        self.follower.follow_failed.connect(self._show_problem)
         self.compare_follower = RunFollower(self, "tensorviz-runs-compare")
         self.compare_follower.run_updated.connect(self._on_compared_updated)
         self.compare_follower.follow_failed.connect(self._show_problem)
@@ -233,21 +234,8 @@ class RunsPanel(Retranslating, QWidget):
         self.uncompare_button.hide()
 
     def _fill_siblings(self) -> None:
-        self.siblings.clear()
-        if self.folder is None:
-            return
-        try:
-            beside = [p for p in self.folder.parent.iterdir() if p.is_dir() and is_run_folder(p)]
-        except OSError:
-            beside = [self.folder]
-        beside.sort(key=lambda p: p.name, reverse=True)
-        for path in beside[:SIBLINGS]:
-            self.siblings.addItem(path.name, str(path))
-            self.siblings.setItemData(
-                self.siblings.count() - 1, str(path), Qt.ItemDataRole.ToolTipRole
-            )
-        index = self.siblings.findData(str(self.folder))
-        self.siblings.setCurrentIndex(max(0, index))
+        beside = run_folders_beside(self.folder) if self.folder is not None else []
+        fill_combo(self.siblings, [(p.name, str(p)) for p in beside], str(self.folder), True)
 
     def _on_sibling_chosen(self, index: int) -> None:
         path = self.siblings.itemData(index)
@@ -264,9 +252,6 @@ class RunsPanel(Retranslating, QWidget):
         if self.compared is not None:
             self.compared.apply(update)
             self._mark_dirty()
-
-    def _on_follow_failed(self, message: str) -> None:
-        self._show_problem(message)
 
     def _show_problem(self, message: str) -> None:
         self.message = message
@@ -347,27 +332,13 @@ class RunsPanel(Retranslating, QWidget):
 
     def _fill_choices(self) -> None:
         ranks = sorted(self.run.ranks)
-        if [self.rank_choice.itemData(i) for i in range(self.rank_choice.count())] != ranks:
-            self.rank_choice.blockSignals(True)
-            self.rank_choice.clear()
-            for rank in ranks:
-                self.rank_choice.addItem(self.tr("rank %1").replace("%1", str(rank)), rank)
-            self.rank_choice.setCurrentIndex(max(0, self.rank_choice.findData(self.rank)))
-            self.rank_choice.blockSignals(False)
+        shown = self.tr("rank %1")
+        fill_combo(self.rank_choice, [(shown.replace("%1", str(r)), r) for r in ranks], self.rank)
         self.rank_choice.setVisible(len(ranks) > 1)
         rank = self.current_rank()
-        wanted = ["loss", *(rank.scalar_names if rank is not None else [])]
-        have = [self.series_choice.itemData(i) for i in range(self.series_choice.count())]
-        if have != wanted:
-            current = self.loss_plot.series
-            self.series_choice.blockSignals(True)
-            self.series_choice.clear()
-            for series in wanted:
-                self.series_choice.addItem(self.tr("loss") if series == "loss" else series, series)
-            self.series_choice.setCurrentIndex(max(0, self.series_choice.findData(current)))
-            self.series_choice.blockSignals(False)
-        elif self.series_choice.count():
-            self.series_choice.setItemText(0, self.tr("loss"))
+        series = [(self.tr("loss"), "loss")]
+        series += [(name, name) for name in (rank.scalar_names if rank is not None else [])]
+        fill_combo(self.series_choice, series, self.loss_plot.series)
 
     def _on_rank_chosen(self, index: int) -> None:
         rank = self.rank_choice.itemData(index)
@@ -385,8 +356,6 @@ class RunsPanel(Retranslating, QWidget):
 
     def select_layer(self, name: str, add: bool = False) -> None:
         """Draw `name`'s update ratio and histograms (Ctrl+click adds it to those drawn)."""
-        from PySide6.QtWidgets import QApplication
-
         add = add or bool(QApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier)
         if add and name not in self.selected:
             self.selected = [name, *self.selected]
