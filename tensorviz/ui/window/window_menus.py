@@ -28,7 +28,7 @@ class WindowMenus(QObject):
         self.folder_action = self.file_menu.addAction("", window.open_folder_dialog)
         self.folder_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
         self.run_action = self.file_menu.addAction("", window.open_run_dialog)
-        self.run_action.setShortcut(QKeySequence("Ctrl+Shift+R"))
+        self.run_action.setShortcut(QKeySequence("Ctrl+Shift+U"))  # (Ctrl+Shift+R: Run to step)
         self.recent_menu = self.file_menu.addMenu("")
         self.recent_menu.aboutToShow.connect(self.rebuild_recent_menu)
         self.compare_action = self.file_menu.addAction("", window.compare_checkpoints)

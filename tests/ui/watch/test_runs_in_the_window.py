@@ -28,7 +28,7 @@ def test_a_run_folder_opens_in_the_runs_area(window, qtbot, tmp_path):
     qtbot.waitUntil(lambda: panel.state is not None and panel.state.kind == "finished",
                     timeout=TIMEOUT)  # fmt: skip
     assert panel.siblings.currentText() == folder.name
-    assert window.menus.run_action.shortcut().toString() == "Ctrl+Shift+R"
+    assert window.menus.run_action.shortcut().toString() == "Ctrl+Shift+U"
 
 
 def test_the_runs_area_speaks_chinese_with_a_run_open(window, qtbot, tmp_path):
