@@ -5,11 +5,14 @@ language in force there."""
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from tensorviz.ui.widgets.layout_clearing import clear_layout
 from tensorviz.ui.widgets.retranslating import Retranslating
+from tensorviz.ui.widgets.theme import colour
 
 SHOWN = 4  # at most this many lines; the rest are counted
 
@@ -32,7 +35,7 @@ class DiagnosesBanner(Retranslating, QFrame):
         super().__init__(parent)
         self.setObjectName("noticeBar")
         self.diagnoses: list = []
-        self.buttons: list[QPushButton] = []
+        self.links: list[QLabel] = []
         self.more = QLabel()
         self.chosen = QLabel()
         self.lines = QVBoxLayout(self)
@@ -46,17 +49,19 @@ class DiagnosesBanner(Retranslating, QFrame):
             return
         self.diagnoses = list(diagnoses)
         clear_layout(self.lines)
-        self.buttons = []
-        for diagnosis in self.diagnoses[:SHOWN]:
-            button = QPushButton(diagnosis_line(diagnosis))
-            button.setFlat(True)
-            button.setCursor(Qt.CursorShape.PointingHandCursor)
-            button.setStyleSheet("text-align: left; padding: 1px 2px; font-weight: bold;")
-            button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-            button.setToolTip(explanation(diagnosis))
-            button.clicked.connect(lambda _=False, d=diagnosis: self._on_clicked(d))
-            self.lines.addWidget(button)
-            self.buttons.append(button)
+        self.links = []
+        for index, diagnosis in enumerate(self.diagnoses[:SHOWN]):
+            # A link in a label that wraps (a button's text is cut at 200 % zoom).
+            style = f"color:{colour('text').name()}; text-decoration:none"
+            title = escape(diagnosis_line(diagnosis))
+            link = QLabel(f"<a href='{index}' style='{style}'><b>{title}</b></a>")
+            link.setTextFormat(Qt.TextFormat.RichText)
+            link.setWordWrap(True)
+            link.setCursor(Qt.CursorShape.PointingHandCursor)
+            link.setToolTip(explanation(diagnosis))
+            link.linkActivated.connect(lambda _href, d=diagnosis: self._on_clicked(d))
+            self.lines.addWidget(link)
+            self.links.append(link)
         self.more = QLabel()
         self.more.setObjectName("hint")
         self.lines.addWidget(self.more)
@@ -68,6 +73,10 @@ class DiagnosesBanner(Retranslating, QFrame):
         self.retranslate()
         self.setVisible(bool(self.diagnoses))
 
+    def choose(self, index: int) -> None:
+        """What a click on the index-th line does."""
+        self._on_clicked(self.diagnoses[index])
+
     def _on_clicked(self, diagnosis) -> None:
         self.chosen.setText(explanation(diagnosis))
         self.chosen.setVisible(bool(self.chosen.text()))
@@ -78,5 +87,5 @@ class DiagnosesBanner(Retranslating, QFrame):
         self.more.setVisible(hidden > 0)
         if hidden > 0:
             self.more.setText(self.tr("and %n more", "", hidden))
-        for button in self.buttons:
-            button.setAccessibleDescription(self.tr("Show this step and layer in the heatmap"))
+        for link in self.links:
+            link.setAccessibleDescription(self.tr("Show this step and layer in the heatmap"))

@@ -131,9 +131,9 @@ def test_clicking_a_diagnosis_selects_its_step_and_layer(panel, qtbot, recorded)
     )  # fmt: skip
     panel.run.diagnoses = [diagnosis]
     panel.redraw()
-    assert panel.banner.isVisible() and len(panel.banner.buttons) == 1
-    assert "Vanishing gradients" in panel.banner.buttons[0].text()
-    panel.banner.buttons[0].click()
+    assert panel.banner.isVisible() and len(panel.banner.links) == 1
+    assert "Vanishing gradients" in panel.banner.links[0].text()
+    panel.banner.links[0].linkActivated.emit("0")
     assert panel.selected == ["2.weight"]
     assert panel.heatmap.step_line.isVisible() and panel.heatmap.step_line.value() == 20
     row = panel.heatmap.names.index("2.weight")
@@ -171,12 +171,12 @@ def test_step_controls_go_into_the_toolbar(panel):
 def test_the_runs_own_diagnoses_show_and_jump_to_their_layer(panel, qtbot, recorded):
     folder, norms = recorded
     follow(panel, qtbot, folder, 30)
-    qtbot.waitUntil(lambda: bool(panel.banner.buttons), timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: bool(panel.banner.links), timeout=TIMEOUT)
     kinds = [d.kind for d in panel.banner.diagnoses]
     assert "vanishing_gradients" in kinds
     index = kinds.index("vanishing_gradients")
     diagnosis = panel.banner.diagnoses[index]
-    panel.banner.buttons[index].click()
+    panel.banner.choose(index)
     assert panel.selected[0] in diagnosis.names
     assert panel.heatmap.step_line.value() == diagnosis.row + 1
     assert panel.banner.chosen.isVisible() and diagnosis.remedy in panel.banner.chosen.text()
