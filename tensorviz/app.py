@@ -36,7 +36,12 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=cli.subcommand_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("files", nargs="*", metavar="FILE", help=_("tensor files to open"))
+    parser.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help=_("tensor files to open; a run folder (tensorviz.watch) opens in the Runs area"),
+    )
     parser.add_argument(
         "--version",
         action="version",

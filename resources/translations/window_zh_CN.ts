@@ -186,6 +186,26 @@
         <translation>可以打开的常见陷阱：忘记 zero_grad、学习率过大等</translation>
     </message>
     <message>
+        <source>Runs</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Your own training, live: a run folder that tensorviz.watch() writes, layer by layer.</source>
+        <translation>你自己的训练，实时可见：tensorviz.watch() 写出的运行文件夹，一层一层地看。</translation>
+    </message>
+    <message>
+        <source>A layers × steps heatmap of gradient norms that stays readable for 2,000 parameter tensors</source>
+        <translation>梯度范数的“层 × 步”热力图，2,000 个参数张量也看得清</translation>
+    </message>
+    <message>
+        <source>Loss and your scalars, update ratios with the 1e-3 guide, activation and gradient histograms over time</source>
+        <translation>损失和你记录的标量、带 1e-3 参考线的更新比例、随时间变化的激活与梯度直方图</translation>
+    </message>
+    <message>
+        <source>Diagnoses (vanishing or exploding gradients, the first NaN) that jump to the step and layer</source>
+        <translation>诊断（梯度消失或梯度爆炸、第一个 NaN），点击即跳到那一步和那一层</translation>
+    </message>
+    <message>
         <source>Files</source>
         <translation>文件</translation>
     </message>
@@ -473,6 +493,14 @@
     <message>
         <source>Open a checkpoint folder: shards, configs, a distributed one</source>
         <translation>打开检查点文件夹：分片、配置文件、分布式检查点</translation>
+    </message>
+    <message>
+        <source>Open R&amp;un Folder…</source>
+        <translation>打开运行文件夹(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>Follow a run folder of tensorviz.watch() live in the Runs area</source>
+        <translation>在“运行”区域实时跟随 tensorviz.watch() 的运行文件夹</translation>
     </message>
     <message>
         <source>Open &amp;Recent</source>

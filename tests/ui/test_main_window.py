@@ -19,6 +19,7 @@ def test_one_area_per_capability_built_or_saying_what_will_come(window):
         "Architecture",
         "Autograd graph",
         "Training",
+        "Runs",
         "Files",
         "Compare",
     ]

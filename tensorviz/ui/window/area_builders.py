@@ -43,6 +43,12 @@ def _build_training(context: AreaContext) -> QWidget:
     return TrainingArea(context.environment.devices)
 
 
+def _build_runs(_context: AreaContext) -> QWidget:
+    from tensorviz.ui.watch.runs_panel import RunsPanel
+
+    return RunsPanel()
+
+
 def _build_files(context: AreaContext) -> QWidget:
     from tensorviz.ui.files.files_panel import FilesPanel
 
@@ -75,6 +81,7 @@ BUILDERS: dict[str, Callable[[AreaContext], QWidget]] = {
     "architecture": _build_architecture,
     "graph": _build_graph,
     "training": _build_training,
+    "runs": _build_runs,
     "files": _build_files,
     "compare": _build_compare,
 }
@@ -104,6 +111,10 @@ def link_new_panel(key: str, panel: QWidget, window) -> None:
         from tensorviz.ui.diff.compare_links import link_files_panel
 
         link_files_panel(panel, window)  # its menus ask the Compare area for a comparison
+    elif key == "runs":  # opens the run folder asked for before it was built
+        from tensorviz.ui.watch.run_links import link_runs_panel
+
+        link_runs_panel(panel, window)
     elif key == "compare":  # lists the Files area's open files, reuses what they read
         from tensorviz.ui.diff.compare_links import link_compare_panel
 

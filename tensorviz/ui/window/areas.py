@@ -176,6 +176,33 @@ AREAS: tuple[AreaSpec, ...] = (
         built=True,
     ),
     AreaSpec(
+        "runs",
+        QT_TRANSLATE_NOOP("Areas", "Runs"),
+        "runs.svg",
+        QT_TRANSLATE_NOOP(
+            "Areas",
+            "Your own training, live: a run folder that tensorviz.watch() writes, layer by layer.",
+        ),
+        (
+            QT_TRANSLATE_NOOP(
+                "Areas",
+                "A layers × steps heatmap of gradient norms that stays readable for 2,000 "
+                "parameter tensors",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Areas",
+                "Loss and your scalars, update ratios with the 1e-3 guide, activation and "
+                "gradient histograms over time",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Areas",
+                "Diagnoses (vanishing or exploding gradients, the first NaN) that jump to the "
+                "step and layer",
+            ),
+        ),
+        built=True,
+    ),
+    AreaSpec(
         "files",
         QT_TRANSLATE_NOOP("Areas", "Files"),
         "files.svg",

@@ -192,7 +192,15 @@ class MainWindow(Retranslating, QMainWindow):
 
     def open_paths(self, paths: list[str]) -> tuple[list[str], list[PathProblem]]:
         """Queue readable files for the Files area; explain every path that cannot be opened.
-        Returns the queued paths and the problems. Session files open as sessions."""
+        Returns the queued paths and the problems. Session files open as sessions, run
+        folders in the Runs area."""
+        from tensorviz.ui.watch.run_links import open_run_folder, take_run_folders
+
+        runs, paths = take_run_folders(paths)
+        for folder in runs[-1:]:  # (the area follows one run at a time: the last named)
+            open_run_folder(self, folder)
+        if runs and not paths:
+            return [], []
         good, problems = split_openable(self.sessions.take_sessions(paths), folders=True)
         for problem in problems:
             if problem.path in self.settings.recent_files():
@@ -242,6 +250,11 @@ class MainWindow(Retranslating, QMainWindow):
         folder = QFileDialog.getExistingDirectory(self, self.tr("Open a checkpoint folder"), start)
         if folder:
             self.open_paths([folder])
+
+    def open_run_dialog(self) -> None:
+        from tensorviz.ui.watch.run_links import open_run_dialog
+
+        open_run_dialog(self)
 
     def _rebuild_recent_menu(self) -> None:  # (what File → Open Recent's aboutToShow does)
         self.menus.rebuild_recent_menu()

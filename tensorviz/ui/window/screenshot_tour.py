@@ -330,6 +330,9 @@ def take_screenshots(out_dir: Path, language: str = "en", theme: str = "light") 
         written += _stage_layout(window, app, out_dir)
         written += _stage_training(window, app, out_dir)
         written += _stage_playground(window, app, out_dir)
+        from tensorviz.ui.watch.screenshot_stage import stage_runs
+
+        written += stage_runs(window, app, out_dir, _wait_for)
         written += _stage_files(window, app, out_dir)
         from tensorviz.ui.diff.compare_staging import stage_compare
 

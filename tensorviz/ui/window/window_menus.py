@@ -27,6 +27,8 @@ class WindowMenus(QObject):
         self.open_action.setShortcut(QKeySequence.StandardKey.Open)
         self.folder_action = self.file_menu.addAction("", window.open_folder_dialog)
         self.folder_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
+        self.run_action = self.file_menu.addAction("", window.open_run_dialog)
+        self.run_action.setShortcut(QKeySequence("Ctrl+Shift+U"))  # (Ctrl+Shift+R: Run to step)
         self.recent_menu = self.file_menu.addMenu("")
         self.recent_menu.aboutToShow.connect(self.rebuild_recent_menu)
         self.compare_action = self.file_menu.addAction("", window.compare_checkpoints)
@@ -81,6 +83,10 @@ class WindowMenus(QObject):
         self.folder_action.setText(self.tr("Open &Folder…"))
         self.folder_action.setStatusTip(
             self.tr("Open a checkpoint folder: shards, configs, a distributed one")
+        )
+        self.run_action.setText(self.tr("Open R&un Folder…"))
+        self.run_action.setStatusTip(
+            self.tr("Follow a run folder of tensorviz.watch() live in the Runs area")
         )
         self.recent_menu.setTitle(self.tr("Open &Recent"))
         self.compare_action.setText(self.tr("&Compare…"))
