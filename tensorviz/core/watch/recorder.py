@@ -278,10 +278,18 @@ class WatchRun(OptimizerHooks):
     def _tell_listeners(self, state: WatchedOptimizer, step: int, loss) -> None:
         roots = self._models.roots
         pending = self._pending
+        statistics = {}
+        if pending is not None:
+            arrays = dict(pending.numbers.arrays)
+            job = pending.numbers.activations
+            if job is not None and job.done:
+                arrays.update(job.arrays)
+            statistics = {"header": pending.header, "arrays": arrays,
+                          "params": [p.name for p in pending.params],
+                          "modules": [m.name for m in self._models.modules]}  # fmt: skip
         moment = StepMoment(
             self, step, state.index, state.optimizer, loss, [r.module for r in roots],
-            [detached(r.inputs) for r in roots], [detached(r.output) for r in roots],
-            {"header": pending.header, "arrays": pending.numbers.arrays} if pending else {},
+            [detached(r.inputs) for r in roots], [detached(r.output) for r in roots], statistics,
         )  # fmt: skip
         for listener in list(self._step_listeners):
             try:
