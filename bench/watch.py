@@ -13,6 +13,11 @@
    (what such a hook costs); `watch_everything_vs_anchor`: ours (everything) ÷ that.
 3. `watch_bytes_per_param_step`: bytes of steps.tv at the defaults per parameter tensor per step
    (goal <= 16), the module columns and the frame header included.
+
+torch runs on one thread: on a small shared machine more threads measure the neighbours. The
+GPT: 4 layers, width 128, batch 8 × 64 tokens, AdamW groups, clipping; the MLP: 12 Linear
+(width 256) + ReLU, batch 128, Adam, clipping. `WATCH_BENCH_ROUNDS` / `WATCH_BENCH_STEPS` set
+the rounds (7) and steps per round (30).
 """
 
 from __future__ import annotations
