@@ -55,6 +55,7 @@ class RankSeries:
     histograms: list[HistogramRecord] = field(default_factory=list)
     events: list[dict] = field(default_factory=list)
     dropped: int = 0
+    row_of_step: dict[tuple[int, int], int] = field(default_factory=dict)  # (optimizer, step)
 
     @property
     def param_names(self) -> list[str]:
@@ -208,6 +209,7 @@ class RunReader:
         row = len(series.steps)
         series.steps.append(int(header.get("step", row + 1)))
         series.optimizers.append(int(header.get("optimizer", 0)))
+        series.row_of_step[(series.optimizers[-1], series.steps[-1])] = row
         series.times.append(float(header.get("time", 0.0)))
         loss = header.get("loss")
         series.loss.append(float(loss) if loss is not None else float("nan"))
@@ -245,7 +247,7 @@ class RunReader:
         if bins <= 0 or counts.size != bins * len(tensors):
             return
         step = int(header.get("step", 0))
-        row = len(series.steps) - 1 if series.steps and series.steps[-1] == step else -1
+        row = series.row_of_step.get((int(header.get("optimizer", 0)), step), -1)
         series.histograms.append(
             HistogramRecord(step, row, bins, tensors, counts.reshape(len(tensors), bins))
         )

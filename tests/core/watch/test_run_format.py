@@ -92,3 +92,13 @@ def test_not_a_run_folder_is_one_sentence(tmp_path, content):
     with pytest.raises(NotARunFolderError) as raised:
         RunReader(tmp_path)
     assert "\n" not in str(raised.value) and str(tmp_path) in str(raised.value)
+
+
+def test_histograms_read_after_their_steps_find_their_rows(tmp_path):
+    writer = _run(tmp_path, steps=3)
+    tensors = [["weight", "0.weight", -1.0, 1.0]]
+    for step in (1, 3):
+        writer.write_histograms({"step": step, "optimizer": 0, "bins": 2, "tensors": tensors},
+                                np.array([step, 1]))  # fmt: skip
+    reader = RunReader(tmp_path)  # steps.tv is read whole before histograms.tv
+    assert [(h.step, h.row) for h in reader.ranks[0].histograms] == [(1, 0), (3, 2)]
