@@ -9,6 +9,7 @@ import time
 
 import pytest
 import torch
+from step_control_loop import GatedLoop, reference_parameters
 
 from tensorviz.core.watch import run_format as rf
 from tensorviz.core.watch.run_reader import RunReader
@@ -19,8 +20,6 @@ from tensorviz.core.watch.step_control import (
     read_control,
     send,
 )
-
-from step_control_loop import GatedLoop, reference_parameters
 
 
 @pytest.fixture
