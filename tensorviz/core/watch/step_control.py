@@ -153,7 +153,7 @@ class StepGate:
         self._last_step = 0
         self._backward_since_boundary = False
         self._capture: BackwardCapture | None = None
-        self._models: dict = {}
+        self._models = None  # the models the last step boundary named
         self.paused: PausedStep | None = None  # the step the loop is held at
         self._paused_thread: int | None = None
         self._inspect_asked = False
@@ -170,15 +170,15 @@ class StepGate:
             self._capture.finish()  # gradient accumulation: the latest pass of the step is kept
             self._capture = None
         if self.wants_graph():
-            names = self._models or (self.names() if self.names else {})
-            self._capture = BackwardCapture.start(loss, names)
+            models = self._models or (self.names() if self.names else None)
+            self._capture = BackwardCapture.start(loss, models_of(models))
 
     def at_step(self, moment) -> None:
         """The step listener: `moment` has step, optimizer_index, optimizer, loss, models,
         inputs, outputs (the recorder's StepMoment). Returns at once unless a pause is due."""
         self._read_new_command()
         step = int(moment.step)
-        self._models = models_of(getattr(moment, "models", None))
+        self._models = getattr(moment, "models", None)  # (made a dict only when a pass is read)
         capture, self._capture = self._capture, None
         if capture is not None:
             capture.finish()
