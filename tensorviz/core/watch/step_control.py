@@ -317,3 +317,44 @@ class StepGate:
             self.inspector(self)
         finally:
             self._inspecting = False
+
+
+# ---------------------------------------------------------------------------- what a viewer shows
+
+
+@dataclass(frozen=True)
+class LoopState:
+    """Where the watched loop stands, read from its events and steps."""
+
+    state: str  # "waiting" (no step yet), "running", "paused", "ended"
+    step: int = 0  # the step paused at, or the latest step seen
+    status: str = ""  # "ended": finished | error | interrupted
+
+
+def loop_state(ranks) -> LoopState:
+    """The loop's state from RunReader.ranks (RankSeries by rank): paused when a rank's last
+    paused event has no resumed after it; ended when every rank said so."""
+    if not ranks:
+        return LoopState("waiting")
+    latest, paused_at, ended = 0, None, []
+    for series in ranks.values():
+        latest = max(latest, series.steps[-1] if series.steps else 0)
+        held = None
+        for event in series.events:
+            kind = event.get("event")
+            step = event.get("step")
+            if isinstance(step, int):
+                latest = max(latest, step)
+            if kind == "paused" and isinstance(step, int):
+                held = step
+            elif kind in ("resumed", "ended"):
+                held = None
+        if held is not None:
+            paused_at = held if paused_at is None else min(paused_at, held)
+        if series.ended is not None:
+            ended.append(series.ended)
+    if len(ended) == len(ranks):
+        return LoopState("ended", latest, str(ended[0].get("status", "finished")))
+    if paused_at is not None:
+        return LoopState("paused", paused_at)
+    return LoopState("running" if latest else "waiting", latest)
