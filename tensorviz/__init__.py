@@ -9,12 +9,14 @@ From your own code (importing tensorviz loads neither Qt nor torch)::
     tensorviz.architecture(model, x)            # ... on model(x), module by module
     with tensorviz.tag_modules(): loss = model(x)  # graph(loss) then groups by nn.Module
     tensorviz.save_session("run.tvsession", x, loss=loss)   # for a machine with a display
+    run = tensorviz.watch(model, optimizer)     # record your own training into runs/<time>/
 
 `TENSORVIZ_ON_ERROR=1 python train.py` opens the app on the frame of an uncaught exception.
 """
 
 from tensorviz.api.calls import architecture, breakpoint, graph, save_session, show, tag_modules
 from tensorviz.api.on_error import install_if_asked
+from tensorviz.api.watching import watch
 from tensorviz.version import __version__
 
 __all__ = [
@@ -25,6 +27,7 @@ __all__ = [
     "save_session",
     "show",
     "tag_modules",
+    "watch",
 ]
 
 install_if_asked()

@@ -1,0 +1,25 @@
+"""`tensorviz.watch(model, optimizer)`: record your own training loop into a run folder that the
+app follows live (or opens later) and `tensorviz report` reads. No Qt is imported; torch is
+imported when watch() is called."""
+
+from __future__ import annotations
+
+
+def watch(model, optimizer=None, *, log_dir=None, every=1, histograms_every=50,
+          update_ratio_every=10):  # fmt: skip
+    """Watch `model` (a module or a list; DataParallel, DistributedDataParallel and
+    torch.compile wrappers are seen through) and `optimizer` (one or a list; None: every
+    optimizer that holds the model's parameters). Returns the WatchRun: `run.log(loss=...,
+    **scalars)`, `run.close()` (or `with tensorviz.watch(...) as run:`), `run.folder`.
+
+    Statistics every `every` steps, histograms every `histograms_every` steps, the update ratio
+    every `update_ratio_every` steps; the run folder goes under `log_dir` (default runs/).
+    Called again while a run is active, it adds to that run."""
+    from tensorviz.core.watch.recorder import WatchRun, checked_arguments, current_run
+
+    checked_arguments(model, optimizer)
+    run = current_run()
+    if run is None or run.closed:
+        run = WatchRun(log_dir=log_dir, every=every, histograms_every=histograms_every,
+                       update_ratio_every=update_ratio_every)  # fmt: skip
+    return run.watch(model, optimizer)

@@ -1,0 +1,20 @@
+"""What a step listener sees at a step boundary (the hook point for Pause / Step): the step's
+statistics are taken, the optimizer's update is not applied yet."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class StepMoment:
+    run: Any  # the WatchRun
+    step: int  # 1, 2, … for this optimizer
+    optimizer_index: int
+    optimizer: Any  # the torch.optim.Optimizer about to apply its update
+    loss: Any  # the scalar tensor the loop called backward() on (its graph may be freed), or None
+    models: list  # the root modules (wrappers seen through)
+    inputs: list  # per root model: the args of its last forward (tensors detached), or None
+    outputs: list  # per root model: its last output (tensors detached), or None
+    statistics: dict = field(default_factory=dict)  # this step's header and arrays, as written
