@@ -15,7 +15,11 @@ def watch(model, optimizer=None, *, log_dir=None, every=1, histograms_every=50,
     Statistics every `every` steps, histograms every `histograms_every` steps, the update ratio
     every `update_ratio_every` steps; the run folder goes under `log_dir` (default runs/).
     Called again while a run is active, it adds to that run."""
+    from tensorviz.api.paused_window import inspect_paused_step
     from tensorviz.core.watch.recorder import WatchRun, checked_arguments, current_run
+    from tensorviz.core.watch.step_control import use_inspector
+
+    use_inspector(inspect_paused_step)  # "Inspect this step" opens the paused step here
 
     checked_arguments(model, optimizer)
     run = current_run()

@@ -9,44 +9,29 @@ import textwrap
 SCRIPT = textwrap.dedent(
     """\
     import sys
-    from pathlib import Path
     import torch
-    from tensorviz.api.paused_window import inspect_paused_step
-    from tensorviz.core.watch.run_writer import RankStreamWriter, write_run_file
-    from tensorviz.core.watch.step_control import StepGate, send
+    import tensorviz
+    from tensorviz.core.watch.step_control import send
 
-    folder = Path(sys.argv[1])
-    write_run_file(folder, name="headless", world_size=1)
-    writer = RankStreamWriter(folder, 0)
-    said = []
-
-    def write_event(name, **fields):
-        writer.write_event(name, **fields)
-        said.append((name, fields.get("step"), fields.get("reason")))
-        if name == "paused":
-            send(folder, "inspect")
-
-    def inspector(gate):
-        inspect_paused_step(gate)
-        said.append(("inspected", gate.paused.step, None))  # still paused after the line
-        send(folder, "continue")
-
-    gate = StepGate(folder, write_event, inspector=inspector, viewer_timeout=600)
-    send(folder, "run_to", 2)
     model = torch.nn.Linear(2, 1)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    run = tensorviz.watch(model, optimizer, log_dir=sys.argv[1])
+    gate, written, said = run.step_gate, run.write_event, []
 
-    class Moment:
-        def __init__(self, step, loss):
-            self.step, self.loss, self.optimizer_index, self.optimizer = step, loss, 0, optimizer
-            self.models, self.inputs, self.outputs = [model], None, None
+    def write_event(name, **fields):
+        written(name, **fields)
+        said.append((name, fields.get("step"), fields.get("reason")))
+        if name == "paused":
+            said.append(("inspected", run.inspect_paused(), gate.paused.step))  # stays paused
+            send(run.folder, "continue")
 
+    run.write_event = write_event
+    send(run.folder, "run_to", 2)
     for step in range(1, 4):
         loss = model(torch.ones(3, 2)).sum()
-        gate.before_backward(loss)
         loss.backward()
-        gate.at_step(Moment(step, loss))
         optimizer.step()
+    run.close()
     print(said)
     print("PySide6" in sys.modules)
     """
@@ -66,8 +51,11 @@ def test_offscreen_says_so_in_one_line_and_the_pause_goes_on(tmp_path):
     )  # fmt: skip
     assert ran.returncode == 0, ran.stderr
     lines = [line for line in ran.stderr.splitlines() if line.startswith("tensorviz:")]
+    assert lines[0].startswith("tensorviz: recording this run into")
+    lines = lines[1:]
     assert len(lines) == 1 and "QT_QPA_PLATFORM=offscreen" in lines[0], ran.stderr
     assert "Step 2 stays paused" in lines[0]
     said, qt_loaded = ran.stdout.splitlines()
-    assert said == str([("paused", 2, None), ("inspected", 2, None), ("resumed", 2, "continue")])
+    assert said == str([("paused", 2, None), ("inspected", True, 2), ("resumed", 2, "continue"),
+                        ("ended", 3, None)])  # fmt: skip
     assert qt_loaded == "False"

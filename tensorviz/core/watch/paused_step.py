@@ -98,7 +98,11 @@ class PausedStep:
 def collect_paused_step(moment, capture: BackwardCapture | None) -> PausedStep:
     """The PausedStep of a StepMoment (step, optimizer_index, optimizer, loss, models, inputs,
     outputs), with the backward `capture` recorded for this step, if any."""
-    models = models_of(getattr(moment, "models", None))
+    given = getattr(moment, "models", None)
+    models = models_of(given)
+    inputs, outputs = getattr(moment, "inputs", None), getattr(moment, "outputs", None)
+    if isinstance(given, list | tuple) and len(given) == len(models):  # the recorder's roots:
+        inputs, outputs = _per_root(inputs, models), _per_root(outputs, models)  # one each
     parameters: dict[str, torch.Tensor] = {}
     for label, model in models.items():
         for dotted, parameter in model.named_parameters():
@@ -112,8 +116,8 @@ def collect_paused_step(moment, capture: BackwardCapture | None) -> PausedStep:
         step=step,
         optimizer_index=int(getattr(moment, "optimizer_index", 0) or 0),
         loss=loss,
-        inputs=getattr(moment, "inputs", None),
-        outputs=getattr(moment, "outputs", None),
+        inputs=inputs,
+        outputs=outputs,
         models=models,
         parameters=parameters,
         gradients=gradients,
@@ -131,6 +135,16 @@ def models_of(models) -> dict[str, torch.nn.Module]:
         return {str(k): m for k, m in models.items() if isinstance(m, torch.nn.Module)}
     listed = [m for m in models if isinstance(m, torch.nn.Module)]
     return {("model" if i == 0 else f"model{i + 1}"): m for i, m in enumerate(listed)}
+
+
+def _per_root(values, models: dict):
+    """The recorder's one-value-per-root-model list: the root's own value for one model,
+    {label: value} for several."""
+    if not isinstance(values, list) or len(values) != len(models):
+        return values
+    if len(values) == 1:
+        return values[0]
+    return {label: value for label, value in zip(models, values, strict=True) if value is not None}
 
 
 def _unwrapped(value):

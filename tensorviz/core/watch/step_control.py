@@ -118,6 +118,28 @@ def heartbeat_age(folder: str | os.PathLike, now: float | None = None) -> float 
 # ---------------------------------------------------------------------------- recorder side
 
 Inspector = Callable[["StepGate"], None]
+_default_inspector: list[Inspector] = []  # what "inspect" opens where a gate was given none
+
+
+def use_inspector(inspector: Inspector) -> None:
+    """The window that "inspect" opens for every gate made without one (tensorviz.api's, set
+    by tensorviz.watch(); core cannot import it)."""
+    _default_inspector[:] = [inspector]
+
+
+def attach_gate(run, **options) -> StepGate:
+    """A StepGate on a WatchRun: its step and backward listeners, its events, its models."""
+
+    def write_event(name: str, **fields) -> None:
+        run.write_event(name, **fields)
+
+    def models() -> list:
+        return [root.module for root in run._models.roots]
+
+    gate = StepGate(run.folder, write_event, names=models, **options)
+    run.add_backward_listener(gate.before_backward)
+    run.add_step_listener(gate.at_step)
+    return gate
 
 
 class StepGate:
@@ -289,8 +311,8 @@ class StepGate:
         self.paused, self._paused_thread = paused, threading.get_ident()
         self._mode, self._target = "pause", None
         self.pauses += 1
-        self.write_event("paused", step=paused.step, optimizer=paused.optimizer_index)
-        try:
+        try:  # (from here on: whatever stops the wait is said as "resumed")
+            self.write_event("paused", step=paused.step, optimizer=paused.optimizer_index)
             while self.poll():
                 time.sleep(self.poll_seconds)
         except BaseException:  # Ctrl+C (KeyboardInterrupt) or the inspector's window raising
@@ -310,11 +332,12 @@ class StepGate:
             self.write_event("note", step=step, text="pause dropped: no viewer is connected")
 
     def _inspect(self) -> None:
-        if self.inspector is None or self._inspecting or self.paused is None:
+        inspector = self.inspector or next(iter(_default_inspector), None)
+        if inspector is None or self._inspecting or self.paused is None:
             return
         self._inspecting = True
         try:
-            self.inspector(self)
+            inspector(self)
         finally:
             self._inspecting = False
 

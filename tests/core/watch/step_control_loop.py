@@ -1,30 +1,16 @@
-"""A real little training loop held by a StepGate, run in a thread, and what the tests watch of
-it: the gate's events (waited for, never slept on) and the parameters after each update."""
+"""A real little training loop watched by tensorviz.watch, run in a thread, and what the tests
+see of it: the step gate's events (waited for, never slept on) and the parameters."""
 
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 
 import torch
 
-from tensorviz.core.watch.run_writer import RankStreamWriter, write_run_file
-from tensorviz.core.watch.step_control import StepGate, send
+import tensorviz
+from tensorviz.core.watch.step_control import send
 
 WAIT_S = 60.0  # the most a test waits for the loop to get somewhere (never slept)
-
-
-@dataclass
-class Moment:
-    """The fields of the recorder's StepMoment that the gate reads."""
-
-    step: int
-    optimizer_index: int
-    optimizer: object
-    loss: object
-    models: dict
-    inputs: object
-    outputs: object
 
 
 def make_training(seed: int = 0):
@@ -48,17 +34,27 @@ def reference_parameters(updates: int) -> dict[str, torch.Tensor]:
 
 
 class GatedLoop:
-    """The loop in a thread: `events` is what the gate wrote (also to the run folder's
-    events.jsonl), `seen[step]` the loop's own gradients and loss at that step's boundary."""
+    """The loop in a thread, watched by tensorviz.watch (whose StepGate holds it): `events` is
+    what the gate wrote to the run, `seen[step]` the loop's own gradients and loss just before
+    that step's optimizer.step()."""
 
-    def __init__(self, folder, steps: int, **gate_options):
-        self.folder = folder
-        write_run_file(folder, name="gated", world_size=1)
-        self.writer = RankStreamWriter(folder, 0)
+    def __init__(self, log_dir, steps: int, viewer_timeout: float = 600.0):
+        self.model, self.optimizer, self.x, self.y = make_training()
+        self.run = tensorviz.watch(self.model, self.optimizer, log_dir=log_dir)
+        self.folder = self.run.folder
         self.events: list[dict] = []
         self.changed = threading.Condition()
-        gate_options.setdefault("viewer_timeout", 600.0)  # only the vanishing test lets it go
-        self.gate = StepGate(folder, self._write_event, **gate_options)
+        self.gate = self.run.step_gate
+        self.gate.viewer_timeout = viewer_timeout  # only the vanishing test lets it go
+        written = self.run.write_event
+
+        def write_event(name: str, **fields) -> None:  # what the gate writes, seen here too
+            written(name, **fields)
+            with self.changed:
+                self.events.append({"event": name, **fields})
+                self.changed.notify_all()
+
+        self.run.write_event = write_event
         self.polls = 0
         looked = self.gate.poll
 
@@ -71,17 +67,10 @@ class GatedLoop:
 
         self.gate.poll = counted_poll
         self.steps = steps
-        self.model, self.optimizer, self.x, self.y = make_training()
         self.seen: dict[int, dict] = {}
         self.stopping = False
         self.error: BaseException | None = None
         self.thread = threading.Thread(target=self._train, name="gated-loop")
-
-    def _write_event(self, name: str, **fields) -> None:
-        self.writer.write_event(name, **fields)
-        with self.changed:
-            self.events.append({"event": name, **fields})
-            self.changed.notify_all()
 
     def _train(self) -> None:
         try:
@@ -90,14 +79,10 @@ class GatedLoop:
                     break
                 outputs = self.model(self.x)
                 loss = torch.nn.functional.mse_loss(outputs, self.y)
-                self.gate.before_backward(loss)
                 loss.backward()
                 grads = {n: p.grad.clone() for n, p in self.model.named_parameters()}
                 self.seen[step] = {"grads": grads, "loss": loss, "outputs": outputs}
-                moment = Moment(step, 0, self.optimizer, loss, {"model": self.model},
-                                (self.x,), outputs)  # fmt: skip
-                self.gate.at_step(moment)
-                self.optimizer.step()
+                self.optimizer.step()  # the gate holds the loop in here while paused
                 self.optimizer.zero_grad()
         except BaseException as error:  # noqa: BLE001 — the test reads it
             self.error = error
@@ -147,4 +132,4 @@ class GatedLoop:
             self.stopping = True
             send(self.folder, "continue")
             self.thread.join(WAIT_S)
-        self.writer.close()
+        self.run.close()

@@ -6,12 +6,14 @@ without a command."""
 import json
 import os
 import time
+from types import SimpleNamespace
 
 import pytest
 import torch
 from step_control_loop import GatedLoop, reference_parameters
 
 from tensorviz.core.watch import run_format as rf
+from tensorviz.core.watch import step_control
 from tensorviz.core.watch.run_reader import RunReader
 from tensorviz.core.watch.step_control import (
     HEARTBEAT_FILE,
@@ -44,7 +46,7 @@ def assert_parameters_equal(found: dict, expected: dict) -> None:
 
 def test_run_to_holds_the_loop_at_that_step_before_its_update(loop, tmp_path):
     gated = loop()
-    send(tmp_path, "run_to", 3)
+    send(gated.folder, "run_to", 3)
     gated.start()
     gated.wait_paused(3)
     held = gated.parameters()
@@ -52,23 +54,24 @@ def test_run_to_holds_the_loop_at_that_step_before_its_update(loop, tmp_path):
     gated.wait_polls(3)
     assert_parameters_equal(gated.parameters(), held)  # held: nothing changes
     assert gated.gate.paused.step == 3 and 4 not in gated.seen
-    send(tmp_path, "continue")
+    send(gated.folder, "continue")
     gated.wait_ended()
     assert gated.error is None
     assert_parameters_equal(gated.parameters(), reference_parameters(8))  # as if never held
-    events = [e["event"] for e in RunReader(tmp_path).ranks[0].events]
-    assert events == ["paused", "resumed"]
+    gated.run.close()
+    events = [e["event"] for e in RunReader(gated.folder).ranks[0].events]
+    assert events == ["started", "paused", "resumed", "ended"]
 
 
 def test_step_advances_exactly_one_step_then_holds_again(loop, tmp_path):
     gated = loop()
-    send(tmp_path, "run_to", 2)
+    send(gated.folder, "run_to", 2)
     gated.start()
     gated.wait_paused(2)
-    send(tmp_path, "step")
+    send(gated.folder, "step")
     gated.wait_paused(3)
     assert_parameters_equal(gated.parameters(), reference_parameters(2))
-    send(tmp_path, "step")
+    send(gated.folder, "step")
     gated.wait_paused(4)
     assert_parameters_equal(gated.parameters(), reference_parameters(3))
     assert 5 not in gated.seen
@@ -78,10 +81,10 @@ def test_step_advances_exactly_one_step_then_holds_again(loop, tmp_path):
 
 def test_run_to_from_a_pause_runs_on_to_that_step(loop, tmp_path):
     gated = loop()
-    send(tmp_path, "run_to", 2)
+    send(gated.folder, "run_to", 2)
     gated.start()
     gated.wait_paused(2)
-    send(tmp_path, "run_to", 6)
+    send(gated.folder, "run_to", 6)
     gated.wait_paused(6)
     assert_parameters_equal(gated.parameters(), reference_parameters(5))
     paused = [e["step"] for e in gated.events if e["event"] == "paused"]
@@ -90,10 +93,10 @@ def test_run_to_from_a_pause_runs_on_to_that_step(loop, tmp_path):
 
 def test_a_run_to_a_step_already_passed_keeps_the_pause(loop, tmp_path):
     gated = loop()
-    send(tmp_path, "run_to", 4)
+    send(gated.folder, "run_to", 4)
     gated.start()
     gated.wait_paused(4)
-    send(tmp_path, "run_to", 2)
+    send(gated.folder, "run_to", 2)
     gated.wait_polls(3)
     assert gated.gate.paused.step == 4 and 5 not in gated.seen
 
@@ -101,12 +104,12 @@ def test_a_run_to_a_step_already_passed_keeps_the_pause(loop, tmp_path):
 def test_pause_holds_the_running_loop_at_a_boundary_with_its_graph(loop, tmp_path):
     gated = loop(steps=100_000)
     gated.start()
-    send(tmp_path, "pause")
+    send(gated.folder, "pause")
     event = gated.wait_for(lambda e: e["event"] == "paused")
     paused = gated.gate.paused
     assert paused.step == event["step"] and paused.backward is not None
     assert event["step"] + 1 not in gated.seen
-    send(tmp_path, "continue")
+    send(gated.folder, "continue")
     assert gated.wait_for(lambda e: e["event"] == "resumed")["reason"] == "continue"
 
 
@@ -118,23 +121,24 @@ def test_no_command_never_holds_the_loop(loop, tmp_path):
     )
     assert len(gated.events) == 1
     assert_parameters_equal(gated.parameters(), reference_parameters(30))
-    assert not (tmp_path / rf.CONTROL_FILE).exists()
+    assert not (gated.folder / rf.CONTROL_FILE).exists()
 
 
-def test_a_command_left_from_before_the_run_is_not_obeyed(loop, tmp_path):
+def test_a_command_left_from_before_the_gate_is_not_obeyed(tmp_path):
     send(tmp_path, "pause")
-    gated = loop(steps=5).start()
-    gated.wait_ended()
-    assert gated.gate.pauses == 0
+    gate = StepGate(tmp_path, lambda *a, **k: pytest.fail("no event"), viewer_timeout=600)
+    for step in (1, 2, 3):
+        gate.at_step(SimpleNamespace(step=step, models=None))
+    assert gate.pauses == 0 and gate.paused is None
 
 
 def test_a_vanished_viewer_releases_the_pause(loop, tmp_path):
     gated = loop(viewer_timeout=15.0)
-    send(tmp_path, "run_to", 2)
+    send(gated.folder, "run_to", 2)
     gated.start()
     gated.wait_paused(2)
     long_ago = time.time() - 3600
-    os.utime(tmp_path / HEARTBEAT_FILE, (long_ago, long_ago))  # the viewer stopped beating
+    os.utime(gated.folder / HEARTBEAT_FILE, (long_ago, long_ago))  # the viewer stopped beating
     resumed = gated.wait_for(lambda e: e["event"] == "resumed")
     assert resumed["reason"] == "viewer_gone"
     gated.wait_ended()
@@ -144,8 +148,8 @@ def test_a_vanished_viewer_releases_the_pause(loop, tmp_path):
 
 def test_a_pause_asked_by_a_viewer_that_is_gone_is_dropped(loop, tmp_path):
     gated = loop()
-    send(tmp_path, "run_to", 2)
-    (tmp_path / HEARTBEAT_FILE).unlink()
+    send(gated.folder, "run_to", 2)
+    (gated.folder / HEARTBEAT_FILE).unlink()
     gated.start()
     gated.wait_ended()
     assert gated.gate.pauses == 0
@@ -154,26 +158,30 @@ def test_a_pause_asked_by_a_viewer_that_is_gone_is_dropped(loop, tmp_path):
 
 def test_the_paused_step_holds_the_loops_own_tensors(loop, tmp_path):
     gated = loop()
-    send(tmp_path, "run_to", 3)
+    send(gated.folder, "run_to", 3)
     gated.start()
     gated.wait_paused(3)
     paused = gated.gate.paused
     seen = gated.seen[3]
-    assert paused.loss is seen["loss"] and paused.outputs is seen["outputs"]
-    assert paused.inputs == (gated.x,) and paused.inputs[0] is gated.x
+    assert paused.loss is seen["loss"]  # the very tensor backward() was called on
+    # inputs and outputs as the recorder keeps them: detached, the same memory as the loop's
+    assert torch.equal(paused.outputs, seen["outputs"])
+    assert paused.outputs.data_ptr() == seen["outputs"].data_ptr()
+    (batch,) = paused.inputs  # the root model's positional arguments
+    assert batch.data_ptr() == gated.x.data_ptr() and torch.equal(batch, gated.x)
     assert paused.models == {"model": gated.model}
     for name, parameter in gated.model.named_parameters():
         assert paused.parameters[f"model.{name}"] is parameter
         assert paused.gradients[f"model.{name}"] is parameter.grad
         assert torch.equal(paused.gradients[f"model.{name}"], seen["grads"][name])
     values = paused.workspace_values()
-    assert values["loss"] is seen["loss"] and values["inputs"] is gated.x
+    assert values["loss"] is seen["loss"] and values["inputs"] is batch
     assert values["model_0_weight_grad"] is gated.model[0].weight.grad
 
 
 def test_the_paused_graph_is_the_one_torch_built_with_the_pass_the_loop_ran(loop, tmp_path):
     gated = loop()
-    send(tmp_path, "run_to", 2)
+    send(gated.folder, "run_to", 2)
     gated.start()
     gated.wait_paused(2)
     paused = gated.gate.paused
@@ -197,20 +205,21 @@ def test_the_paused_graph_is_the_one_torch_built_with_the_pass_the_loop_ran(loop
     assert paused.backward.roots[0] is loss and not paused.backward.retain_graph
 
 
-def test_steps_that_do_not_pause_record_no_graph(loop, tmp_path):
-    gated = loop()
-    send(tmp_path, "run_to", 4)
+def test_steps_that_do_not_pause_record_no_graph(loop, monkeypatch):
     started = []
-    original = gated.gate.before_backward
 
-    def spy(loss):
-        original(loss)
-        started.append(gated.gate._capture is not None)
+    class CountedCapture(step_control.BackwardCapture):
+        @classmethod
+        def start(cls, loss, models=None):
+            started.append(loss)
+            return super().start(loss, models)
 
-    gated.gate.before_backward = spy
+    monkeypatch.setattr(step_control, "BackwardCapture", CountedCapture)
+    gated = loop()
+    send(gated.folder, "run_to", 4)
     gated.start()
     gated.wait_paused(4)
-    assert started == [False, False, False, True]
+    assert started == [gated.seen[4]["loss"]]  # the pass of step 4 alone
 
 
 def test_commands_are_checked_and_numbered(tmp_path):

@@ -5,32 +5,25 @@ Continue from the viewer closes it and lets the loop finish."""
 import torch
 from PySide6.QtCore import QTimer
 
+import tensorviz
 from tensorviz.api import viewer
-from tensorviz.api.paused_window import inspect_paused_step
-from tensorviz.core.watch.run_writer import RankStreamWriter, write_run_file
-from tensorviz.core.watch.step_control import StepGate, send
-
-
-class Moment:
-    def __init__(self, step, loss, model, optimizer, inputs, outputs):
-        self.step, self.optimizer_index, self.optimizer = step, 0, optimizer
-        self.loss, self.models, self.inputs, self.outputs = loss, {"model": model}, inputs, outputs
+from tensorviz.core.watch.step_control import send
 
 
 def test_inspect_opens_the_paused_step_and_continue_lets_the_loop_go_on(api, qtbot, tmp_path):
-    write_run_file(tmp_path, name="inspected", world_size=1)
-    writer = RankStreamWriter(tmp_path, 0)
-
-    def write_event(name, **fields):
-        writer.write_event(name, **fields)
-        if name == "paused":
-            send(tmp_path, "inspect")  # what the viewer's "Inspect this step" sends
-
-    gate = StepGate(tmp_path, write_event, inspector=inspect_paused_step, viewer_timeout=600)
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(), torch.nn.Linear(4, 1))
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     x = torch.randn(5, 3)
+    run = tensorviz.watch(model, optimizer, log_dir=tmp_path)
+    folder, written = run.folder, run.write_event
+
+    def write_event(name, **fields):
+        written(name, **fields)
+        if name == "paused":
+            send(folder, "inspect")  # what the viewer's "Inspect this step" sends
+
+    run.write_event = write_event
     seen = {}
 
     def look_while_open():
@@ -49,31 +42,30 @@ def test_inspect_opens_the_paused_step_and_continue_lets_the_loop_go_on(api, qtb
         seen["visits"] = panel.stepper.total
         seen["stepped"] = panel.stepper.step_forward()
         seen["notice"] = window.notice_bar.label.text()
-        send(tmp_path, "continue")
+        send(folder, "continue")
 
     looker = QTimer()
     looker.timeout.connect(look_while_open)
     looker.start(20)
     losses = []
-    for step in range(1, 5):
-        outputs = model(x)
-        loss = outputs.pow(2).mean()
-        losses.append(loss)
-        gate.before_backward(loss)
-        loss.backward()
-        if step == 2:
-            grad_at_2 = model[0].weight.grad.clone()
-            send(tmp_path, "pause")  # arrives after this step's backward: held at step 3
-        if step == 3:
-            grad_at_3 = model[0].weight.grad.clone()
-        gate.at_step(Moment(step, loss, model, optimizer, x, outputs))
-        optimizer.step()
-        optimizer.zero_grad()
-    looker.stop()
-    writer.close()
-    assert gate.pauses == 1 and viewer.current_window() is None  # closed by the Continue
+    try:
+        for step in range(1, 5):
+            loss = model(x).pow(2).mean()
+            losses.append(loss)
+            loss.backward()
+            if step == 2:
+                grad_at_2 = model[0].weight.grad.clone()
+                send(folder, "pause")  # arrives after this step's backward: held at step 3
+            if step == 3:
+                grad_at_3 = model[0].weight.grad.clone()
+            optimizer.step()  # held in here at step 3, with the window open
+            optimizer.zero_grad()
+    finally:
+        looker.stop()
+        run.close()
+    assert run.step_gate.pauses == 1 and viewer.current_window() is None  # closed by the Continue
     assert seen["loss"] is losses[2] and seen["root"] is losses[2]
-    assert seen["weight"] is model[0].weight and seen["inputs"] is x
+    assert seen["weight"] is model[0].weight and seen["inputs"].data_ptr() == x.data_ptr()
     assert torch.equal(seen["grad"], grad_at_3) and not torch.equal(grad_at_3, grad_at_2)
     assert seen["source"] == ("script", "0")
     assert seen["visits"] == len(gate_graph_nodes(losses[2])) and seen["stepped"]
