@@ -66,6 +66,10 @@ def test_ctrl_c_while_paused_ends_the_script_with_keyboard_interrupt(tmp_path):
     assert "finished" not in out
     events = RunReader(folder).ranks[0].events
     said = [(e["event"], e.get("step"), e.get("reason"), e.get("status")) for e in events]
-    assert said == [("started", None, None, None), ("paused", 4, None, None),
-                    ("resumed", 4, "interrupted", None), ("ended", 4, None, "interrupted")]  # fmt: skip
+    assert said == [
+        ("started", None, None, None),
+        ("paused", 4, None, None),
+        ("resumed", 4, "interrupted", None),
+        ("ended", 4, None, "interrupted"),
+    ]
     assert json.loads((folder / "control.json").read_text())["step"] == 4
