@@ -329,7 +329,7 @@ class StepGate:
             self.paused, self._paused_thread = None, None
             self.write_event("resumed", step=step, reason=reason)
         elif reason == "viewer_gone":
-            self.write_event("note", step=step, text="pause dropped: no viewer is connected")
+            self.write_event("note", what="pause_dropped", step=step, reason="viewer_gone")
 
     def _inspect(self) -> None:
         inspector = self.inspector or next(iter(_default_inspector), None)
