@@ -15,24 +15,19 @@ from pathlib import Path
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSpinBox, QWidget
 
-from tensorviz.core.watch.run_reader import NotARunFolderError, RunReader
-from tensorviz.core.watch.step_control import (
-    BEAT_SECONDS,
-    ControlCommandError,
-    LoopState,
-    beat,
-    loop_state,
-    send,
-)
+from tensorviz.core.watch.loop_state import LoopFollower, LoopState, loop_state
+from tensorviz.core.watch.run_reader import NotARunFolderError, RunReader, read_run_file
+from tensorviz.core.watch.step_control import BEAT_SECONDS, ControlCommandError, beat, send
 from tensorviz.ui.widgets.retranslating import Retranslating
 from tensorviz.ui.widgets.shortcut_buttons import retitle_shortcut_button, shortcut_button
 
-REFRESH_MS = 250  # how often the bar reads the run's new events (its own reader only)
+REFRESH_MS = 250  # how often the bar reads the run's new events
 
 
 class StepControlBar(Retranslating, QWidget):
-    """Takes the run folder (and, optionally, the RunReader its panel already follows: the bar
-    then only reads it, the panel refreshes it)."""
+    """Takes the run folder. By itself it follows the run lightly (core's LoopFollower: new
+    events and the last step frame's header); a panel whose RunReader lives in the GUI thread
+    may pass it as `reader` instead (the bar then only reads it, the panel refreshes it)."""
 
     command_sent = Signal(str)  # "pause", "step", "continue", "run_to", "inspect"
     state_changed = Signal(str, int)  # LoopState.state, LoopState.step
@@ -46,7 +41,7 @@ class StepControlBar(Retranslating, QWidget):
         super().__init__(parent)
         self.folder = Path(folder)
         self.reader = reader
-        self._own_reader = reader is None
+        self.follower: LoopFollower | None = None
         self.state = LoopState("waiting")
         self.pending: str | None = None  # a command sent whose effect has not shown yet
         self.problem = ""
@@ -129,18 +124,20 @@ class StepControlBar(Retranslating, QWidget):
     # -- state
 
     def refresh(self) -> None:
-        """Read what the run wrote since the last look (its own reader) and show the state."""
-        if self.reader is None:
-            try:
-                self.reader = RunReader(self.folder)
+        """Read what the run wrote since the last look and show where the loop stands."""
+        if self.reader is not None:
+            state = loop_state(self.reader.ranks)
+        else:
+            if self.follower is None:
+                try:
+                    read_run_file(self.folder)
+                except NotARunFolderError as error:
+                    self.problem = str(error)
+                    self._show_state()
+                    return
                 self.problem = ""
-            except NotARunFolderError as error:
-                self.problem = str(error)
-                self._show_state()
-                return
-        elif self._own_reader:
-            self.reader.refresh()
-        state = loop_state(self.reader.ranks)
+                self.follower = LoopFollower(self.folder)
+            state = self.follower.refresh()
         if state != self.state:
             if state.state != self.state.state or state.state == "paused":
                 self.pending = None  # what was asked has shown: held, let go, or ended

@@ -248,30 +248,3 @@ def test_an_unchanged_control_file_is_not_read_again(tmp_path, monkeypatch):
     for _ in range(100):
         assert gate._read_new_command() is None
     assert reads == []
-
-
-def test_the_loop_state_a_viewer_reads_from_the_events(tmp_path):
-    from tensorviz.core.watch.run_writer import RankStreamWriter, write_run_file
-    from tensorviz.core.watch.step_control import LoopState, loop_state
-
-    write_run_file(tmp_path, name="state", world_size=2)
-    ranks = [RankStreamWriter(tmp_path, rank) for rank in (0, 1)]
-
-    def state():
-        return loop_state(RunReader(tmp_path).ranks)
-
-    assert state() == LoopState("waiting")
-    for writer in ranks:
-        writer.write_event("started")
-        writer.write_event("paused", step=7, optimizer=0)
-    assert state() == LoopState("paused", 7)
-    ranks[0].write_event("resumed", step=7, reason="continue")
-    assert state() == LoopState("paused", 7)  # rank 1 is still held
-    ranks[1].write_event("resumed", step=7, reason="continue")
-    assert state() == LoopState("running", 7)
-    ranks[0].write_event("ended", status="interrupted", step=9)
-    assert state() == LoopState("running", 9)  # rank 1 goes on
-    ranks[1].write_event("ended", status="interrupted", step=9)
-    assert state() == LoopState("ended", 9, "interrupted")
-    for writer in ranks:
-        writer.close()
