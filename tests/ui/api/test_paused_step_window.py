@@ -2,6 +2,9 @@
 step's very tensors and the backward pass the loop ran (steppable in the Autograd area), and
 Continue from the viewer closes it and lets the loop finish."""
 
+import signal
+
+import pytest
 import torch
 from PySide6.QtCore import QTimer
 
@@ -80,3 +83,40 @@ def gate_graph_nodes(loss) -> set[int]:
             walked.add(id(fn))
             pending.extend(f for f, _ in fn.next_functions)
     return walked
+
+
+def test_ctrl_c_while_the_paused_step_is_open_stops_the_loop(api, qtbot, tmp_path):
+    model = torch.nn.Linear(2, 1)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    run = tensorviz.watch(model, optimizer, log_dir=tmp_path)
+    written = run.write_event
+
+    def write_event(name, **fields):
+        written(name, **fields)
+        if name == "paused":
+            send(run.folder, "inspect")
+
+    run.write_event = write_event
+
+    def press_ctrl_c_once_open():
+        window = viewer.current_window()
+        if window is not None and window.is_ready():
+            presser.stop()
+            signal.raise_signal(signal.SIGINT)  # as the terminal's Ctrl+C
+
+    presser = QTimer()
+    presser.timeout.connect(press_ctrl_c_once_open)
+    presser.start(20)
+    send(run.folder, "run_to", 2)
+    steps = 0
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            for _ in range(5):
+                model(torch.ones(1, 2)).sum().backward()
+                optimizer.step()
+                steps += 1
+    finally:
+        presser.stop()
+        run.close()
+    assert steps == 1 and viewer.current_window() is None
+    assert run.step_gate.paused is None
