@@ -6,7 +6,7 @@ from __future__ import annotations
 
 
 def watch(model, optimizer=None, *, log_dir=None, every=1, histograms_every=50,
-          update_ratio_every=10):  # fmt: skip
+          update_ratio_every=10, view=False):  # fmt: skip
     """Watch `model` (a module or a list; DataParallel, DistributedDataParallel and
     torch.compile wrappers are seen through) and `optimizer` (one or a list; None: every
     optimizer that holds the model's parameters). Returns the WatchRun: `run.log(loss=...,
@@ -14,10 +14,12 @@ def watch(model, optimizer=None, *, log_dir=None, every=1, histograms_every=50,
 
     Statistics every `every` steps, histograms every `histograms_every` steps, the update ratio
     every `update_ratio_every` steps; the run folder goes under `log_dir` (default runs/).
-    Called again while a run is active, it adds to that run."""
+    `view=True` opens the viewer on the run in a process of its own where there is a display
+    (else one line says where the run folder is). Called again while a run is active, it adds
+    to that run."""
     from tensorviz.api.paused_window import inspect_paused_step
+    from tensorviz.core.watch.inspectors import use_inspector
     from tensorviz.core.watch.recorder import WatchRun, checked_arguments, current_run
-    from tensorviz.core.watch.step_control import use_inspector
 
     use_inspector(inspect_paused_step)  # "Inspect this step" opens the paused step here
 
@@ -26,4 +28,8 @@ def watch(model, optimizer=None, *, log_dir=None, every=1, histograms_every=50,
     if run is None or run.closed:
         run = WatchRun(log_dir=log_dir, every=every, histograms_every=histograms_every,
                        update_ratio_every=update_ratio_every)  # fmt: skip
+        if view:
+            from tensorviz.core.watch.viewer_launch import open_viewer
+
+            open_viewer(run.folder)
     return run.watch(model, optimizer)

@@ -11,7 +11,7 @@ import difflib
 import os
 import sys
 
-from tensorviz.cli import diff, env, forward, graph, inspect, run, train
+from tensorviz.cli import diff, env, forward, graph, inspect, run, train, watch
 from tensorviz.cli.arguments import (
     PROG,
     CliInputError,
@@ -31,7 +31,7 @@ __all__ = ["PROG", "SUBCOMMANDS", "CliInputError", "OneLineErrorParser", "error_
 
 SUBCOMMANDS: dict[str, Subcommand] = {
     module.COMMAND.name: module.COMMAND
-    for module in (diff, env, forward, graph, inspect, run, train)
+    for module in (diff, env, forward, graph, inspect, run, train, watch)
 }
 
 

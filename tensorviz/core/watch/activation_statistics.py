@@ -3,7 +3,9 @@ fused calls: the forward hooks only keep a reference to each module's output, an
 sample of each output (all of it when small) is concatenated once and reduced by segment.
 
 Kinds (docs/run_format.md): "relu" counts values exactly 0 (dead), "tanh" counts |y| > 0.99,
-"sigmoid" counts y < 0.01 or y > 0.99 (saturated); "other" has no fraction (NaN)."""
+"sigmoid" counts y < 0.01 or y > 0.99 (saturated); "other" has no fraction (NaN).
+
+Dropout and Identity are not watched: their output is their input (zeros aside)."""
 
 from __future__ import annotations
 
@@ -12,13 +14,21 @@ from collections import defaultdict
 import torch
 from torch import nn
 
-from tensorviz.core.watch.tensor_sampling import sampled_values
+from tensorviz.core.watch.tensor_sampling import padded_samples
 
-ACTIVATION_SAMPLE = 1 << 14  # values per module output read for its statistics
+ACTIVATION_SAMPLE = 2048  # values per module output read for its statistics
 KIND_CODES = {"relu": 0, "tanh": 1, "sigmoid": 2, "other": 3}
 _RELU_FAMILY = (nn.ReLU, nn.ReLU6)
 _TANH_FAMILY = (nn.Tanh, nn.Hardtanh, nn.Softsign)
 _SIGMOID_FAMILY = (nn.Sigmoid, nn.Hardsigmoid)
+
+
+_PASS_THROUGH = (nn.Dropout, nn.Dropout1d, nn.Dropout2d, nn.Dropout3d, nn.AlphaDropout,
+                 nn.FeatureAlphaDropout, nn.Identity)  # fmt: skip
+
+
+def watched_for_activations(module: nn.Module) -> bool:
+    return not isinstance(module, _PASS_THROUGH)
 
 
 def module_kind(module: nn.Module) -> str:
@@ -59,47 +69,51 @@ def _usable(tensor) -> bool:
 
 def activation_statistics(outputs: dict, kinds: list[str]) -> tuple[list, list, list]:
     """Per device, the (module indices, values) groups of the mean, the std and the fraction of
-    the modules' outputs (`outputs`: module index → tensor), each from one concatenation of
-    samples and segment sums; they go to the CPU with the step's other numbers."""
+    the modules' outputs (`outputs`: module index → tensor), from one padded matrix of samples
+    reduced along its rows (a handful of torch calls for all modules together); they go to the
+    CPU with the step's other numbers."""
     by_device: dict = defaultdict(list)
     for index, tensor in outputs.items():
         if _usable(tensor):
             by_device[tensor.device].append(index)
     means, stds, fractions = [], [], []
-    for device, indices in by_device.items():
-        samples = [sampled_values(outputs[i], ACTIVATION_SAMPLE) for i in indices]
-        mean, std, fraction = _segment_statistics(
-            samples, [KIND_CODES[kinds[i]] for i in indices], device
-        )
+    for indices in by_device.values():
+        values, mask, lengths = padded_samples([outputs[i] for i in indices], ACTIVATION_SAMPLE)
+        mean, std = _mean_and_std(values, lengths)
         means.append((indices, mean))
         stds.append((indices, std))
-        fractions.append((indices, fraction))
+        flagged = [p for p, i in enumerate(indices) if kinds[i] != "other"]
+        if flagged:
+            codes = [KIND_CODES[kinds[indices[p]]] for p in flagged]
+            fraction = _flagged_fraction(values, mask, lengths, flagged, codes)
+            fractions.append(([indices[p] for p in flagged], fraction))
     return means, stds, fractions
 
 
-def _segment_statistics(samples: list, codes: list[int], device) -> torch.Tensor:
-    lengths = torch.tensor([s.numel() for s in samples], device=device)
-    values = torch.cat(samples)
-    segment = torch.repeat_interleave(torch.arange(len(samples), device=device), lengths)
-    counts = lengths.to(torch.float32)
-    sums = torch.zeros(len(samples), device=device).index_add_(0, segment, values)
-    mean = sums / counts
-    centered = values - mean[segment]
-    squares = torch.zeros(len(samples), device=device).index_add_(0, segment, centered * centered)
-    std = (squares / (counts - 1)).sqrt()  # torch.std's unbiased estimate
-    codes_tensor = torch.tensor(codes, device=device)
-    element_code = codes_tensor[segment]
-    flagged = torch.zeros_like(values, dtype=torch.bool)
-    if 0 in codes:
-        flagged |= (element_code == 0) & (values == 0)
-    if 1 in codes:
-        flagged |= (element_code == 1) & (values.abs() > 0.99)
-    if 2 in codes:
-        flagged |= (element_code == 2) & ((values < 0.01) | (values > 0.99))
-    fraction = torch.zeros(len(samples), device=device).index_add_(0, segment, flagged.float())
-    fraction = fraction / counts
-    fraction = torch.where(codes_tensor == KIND_CODES["other"], float("nan"), fraction)
-    return mean, std, fraction
+def _mean_and_std(values, lengths):
+    """Row means and unbiased stds (torch.std's); the sums in float64, so that a large mean
+    does not swallow a small spread. Padding zeros add nothing to either sum."""
+    counts = lengths.to(torch.float64)
+    total = values.sum(1, dtype=torch.float64)
+    squares = values.square().sum(1, dtype=torch.float64)
+    mean = total / counts
+    variance = ((squares - total * mean) / (counts - 1)).clamp_min(0)
+    return mean.float(), variance.sqrt().float()
+
+
+def _flagged_fraction(values, mask, lengths, rows: list[int], codes: list[int]):
+    """The fraction dead (relu: == 0) or saturated (tanh, sigmoid) of the given rows."""
+    picked = torch.tensor(rows, device=values.device)
+    sub, real = values[picked], mask[picked]
+    code = torch.tensor(codes, device=values.device)[:, None]
+    flagged = torch.zeros_like(real)
+    if KIND_CODES["relu"] in codes:
+        flagged |= (code == KIND_CODES["relu"]) & (sub == 0)
+    if KIND_CODES["tanh"] in codes:
+        flagged |= (code == KIND_CODES["tanh"]) & (sub.abs() > 0.99)
+    if KIND_CODES["sigmoid"] in codes:
+        flagged |= (code == KIND_CODES["sigmoid"]) & ((sub < 0.01) | (sub > 0.99))
+    return (flagged & real).sum(1).float() / lengths[picked].float()
 
 
 def first_non_finite(outputs: dict) -> dict[int, int]:

@@ -10,7 +10,7 @@ from collections import defaultdict
 import numpy as np
 import torch
 
-from tensorviz.core.watch.tensor_sampling import sampled_values
+from tensorviz.core.watch.tensor_sampling import padded_samples
 
 BINS = 32
 HISTOGRAM_SAMPLE = 1024
@@ -25,9 +25,9 @@ def histograms(named: list[tuple[str, str, torch.Tensor]], bins: int = BINS):
             if tensor.device.type != "meta" and tensor.is_floating_point():
                 by_device[tensor.device].append(index)
     rows: list = []
-    for device, indices in by_device.items():
-        samples = [sampled_values(named[i][2], HISTOGRAM_SAMPLE) for i in indices]
-        low, high, counts = _counts(samples, bins, device)
+    for indices in by_device.values():
+        values, mask, _lengths = padded_samples([named[i][2] for i in indices], HISTOGRAM_SAMPLE)
+        low, high, counts = _counts(values, mask, bins)
         for position, index in enumerate(indices):
             kind, name, _tensor = named[index]
             if np.isfinite(low[position]):
@@ -38,25 +38,18 @@ def histograms(named: list[tuple[str, str, torch.Tensor]], bins: int = BINS):
     return [r[0] for r in rows], np.stack([r[1] for r in rows]).astype(np.uint32)
 
 
-def _counts(samples: list, bins: int, device):
-    lengths = torch.tensor([s.numel() for s in samples], device=device)
-    values = torch.cat(samples)
-    segment = torch.repeat_interleave(torch.arange(len(samples), device=device), lengths)
-    finite = torch.isfinite(values)
-    inf = torch.tensor(float("inf"), device=device)
-    low = torch.full((len(samples),), float("inf"), device=device).scatter_reduce(
-        0, segment, torch.where(finite, values, inf), "amin"
-    )
-    high = torch.full((len(samples),), float("-inf"), device=device).scatter_reduce(
-        0, segment, torch.where(finite, values, -inf), "amax"
-    )
+def _counts(values, mask, bins: int):
+    kept = mask & torch.isfinite(values)
+    low = torch.where(kept, values, float("inf")).amin(1)
+    high = torch.where(kept, values, float("-inf")).amax(1)
     same = low == high
     low = torch.where(same, low - 1, low)
     high = torch.where(same, high + 1, high)
-    element_low, element_high = low[segment], high[segment]
-    position = ((values - element_low) / (element_high - element_low) * bins).floor()
-    position = position.clamp(0, bins - 1).nan_to_num(0).long()
-    flat = torch.where(finite, segment * bins + position, len(samples) * bins)
-    counts = torch.bincount(flat, minlength=len(samples) * bins + 1)[: len(samples) * bins]
+    position = ((values - low[:, None]) / (high - low)[:, None] * bins).floor()
+    position = position.nan_to_num(0).clamp(0, bins - 1).long()
+    rows = values.shape[0]
+    row = torch.arange(rows, device=values.device)[:, None]
+    flat = torch.where(kept, row * bins + position, rows * bins)
+    counts = torch.bincount(flat.reshape(-1), minlength=rows * bins + 1)[: rows * bins]
     bounds = torch.stack([low, high]).cpu().numpy()
-    return bounds[0], bounds[1], counts.cpu().numpy().reshape(len(samples), bins)
+    return bounds[0], bounds[1], counts.cpu().numpy().reshape(rows, bins)

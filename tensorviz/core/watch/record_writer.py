@@ -1,57 +1,68 @@
-"""The writer thread: the user's loop hands records over through a bounded queue and never
-waits on the disk. A full queue (a disk slower than the loop) drops the record and counts it;
-the count goes into every later step header as `dropped`."""
+"""The writer thread: the user's loop hands records over and never waits on the disk, nor on a
+lock the writer holds. Records go into a deque (an append is atomic in CPython, no lock taken)
+that the writer empties every few milliseconds; a deque holding `capacity` records (a disk
+slower than the loop) drops the record and counts it; the count goes into later step headers
+as `dropped`. ("call", fn) records run fn() here, off the loop's thread, and write what it
+returns."""
 
 from __future__ import annotations
 
-import queue
+import collections
 import sys
 import threading
+import time
 
 from tensorviz.core.translation import _
 from tensorviz.core.watch.run_writer import RankStreamWriter
 
 QUEUE_RECORDS = 512
-_STOP = ("stop",)
+POLL_SECONDS = 0.005
 
 
 class RecordWriter:
     def __init__(self, stream: RankStreamWriter, capacity: int = QUEUE_RECORDS):
         self.stream = stream
+        self.capacity = capacity
         self.dropped = 0
         self.failed: str | None = None  # the first write error, said once on stderr
-        self._queue: queue.Queue = queue.Queue(maxsize=capacity)
+        self._records: collections.deque = collections.deque()
+        self._stopping = threading.Event()
         self._thread = threading.Thread(
             target=self._write_all, name="tensorviz-watch-writer", daemon=True
         )
         self._thread.start()
 
     def put(self, record: tuple) -> bool:
-        """Hand a record over without waiting; False (and counted) when the queue is full."""
-        try:
-            self._queue.put_nowait(record)
-            return True
-        except queue.Full:
+        """Hand a record over without waiting; False (and counted) when the writer is behind."""
+        if len(self._records) >= self.capacity:
             self.dropped += 1
             return False
+        self._records.append(record)
+        return True
 
     def put_waiting(self, record: tuple, timeout: float = 5.0) -> bool:
         """For the few records a reader needs (schemas, events): wait a little for room."""
-        try:
-            self._queue.put(record, timeout=timeout)
-            return True
-        except queue.Full:
-            self.dropped += 1
-            return False
+        deadline = time.monotonic() + timeout
+        while len(self._records) >= self.capacity and self._thread.is_alive():
+            if time.monotonic() > deadline:
+                self.dropped += 1
+                return False
+            time.sleep(POLL_SECONDS)
+        self._records.append(record)
+        return True
 
     def _write_all(self) -> None:
+        records = self._records
         while True:
-            record = self._queue.get()
-            if record is _STOP:
-                return
+            if not records:
+                if self._stopping.is_set():
+                    return
+                self._stopping.wait(POLL_SECONDS)
+                continue
+            record = records.popleft()
             try:
                 self._write(record)
-            except (OSError, ValueError, TypeError) as error:
+            except Exception as error:  # noqa: BLE001 (the loop must never lose its writer)
                 if self.failed is None:
                     self.failed = str(error)
                     print(
@@ -63,7 +74,10 @@ class RecordWriter:
 
     def _write(self, record: tuple) -> None:
         kind = record[0]
-        if kind == "step":
+        if kind == "call":
+            for made in record[1]() or ():
+                self._write(made)
+        elif kind == "step":
             self.stream.write_step(record[1], record[2])
         elif kind == "histograms":
             self.stream.write_histograms(record[1], record[2])
@@ -74,10 +88,7 @@ class RecordWriter:
 
     def close(self, timeout: float = 30.0) -> None:
         """Write what is queued, then close the files."""
+        self._stopping.set()
         if self._thread.is_alive():
-            try:
-                self._queue.put(_STOP, timeout=timeout)
-            except queue.Full:
-                pass
             self._thread.join(timeout)
         self.stream.close()

@@ -17,25 +17,29 @@ from __future__ import annotations
 import datetime
 import os
 import sys
+import time
 import traceback
 import weakref
 from dataclasses import dataclass
 
-import numpy as np
-import torch
-from torch import nn
-
 from tensorviz.core.translation import _
 from tensorviz.core.watch import loss_capture, run_ending
-from tensorviz.core.watch.cpu_transfer import CpuBatch, add_groups, scatter
-from tensorviz.core.watch.optimizer_watch import WatchedOptimizer, real_optimizer
-from tensorviz.core.watch.parameter_statistics import update_norms, weights_copy
+from tensorviz.core.watch.activation_job import ActivationJob, job_slots
+from tensorviz.core.watch.optimizer_hooks import OptimizerHooks
+from tensorviz.core.watch.optimizer_watch import WatchedOptimizer
+from tensorviz.core.watch.parameter_statistics import weights_copy
 from tensorviz.core.watch.record_writer import RecordWriter
 from tensorviz.core.watch.run_folder import choose_run_folder, rank_place
 from tensorviz.core.watch.run_writer import RankStreamWriter, write_run_file
 from tensorviz.core.watch.step_control import attach_gate
-from tensorviz.core.watch.step_measurement import StepNumbers, measure_step
-from tensorviz.core.watch.step_moment import StepMoment
+from tensorviz.core.watch.step_measurement import (
+    StepNumbers,
+    measure_step,
+    step_records,
+    suspicious,
+)
+from tensorviz.core.watch.step_moment import StepMoment, detached
+from tensorviz.core.watch.watch_arguments import checked_arguments, positive_steps
 from tensorviz.core.watch.watched_models import WatchedModels
 
 _current: list = []  # the active run tensorviz.watch() adds to when called again
@@ -45,59 +49,15 @@ _current: list = []  # the active run tensorviz.watch() adds to when called agai
 class _PendingStep:
     header: dict
     numbers: StepNumbers
+    params: list  # the schema's parameters when it was measured (for names)
 
 
-def _positive(name: str, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise TypeError(
-            _("tensorviz.watch: {name} must be a whole number of steps, 1 or more, not "
-              "{value!r}.").format(name=name, value=value)
-        )  # fmt: skip
-    return value
-
-
-def _as_list(value, what: str) -> list:
-    if value is None:
-        return []
-    return list(value) if isinstance(value, (list, tuple)) else [value]
-
-
-def _detached(value):
-    if isinstance(value, torch.Tensor):
-        return value.detach()
-    if isinstance(value, (tuple, list)):
-        detached = [_detached(v) for v in value]
-        return tuple(detached) if isinstance(value, tuple) else detached
-    if isinstance(value, dict):
-        return {k: _detached(v) for k, v in value.items()}
-    return value
-
-
-def checked_arguments(model, optimizer) -> tuple[list, list]:
-    """(models, [(given, torch optimizer), ...]); TypeError (one sentence) for anything else."""
-    models = _as_list(model, "model")
-    optimizers = [(o, real_optimizer(o)) for o in _as_list(optimizer, "optimizer")]
-    for candidate in models:
-        if not isinstance(candidate, nn.Module):
-            raise TypeError(
-                _("tensorviz.watch takes torch.nn.Module models (or a list of them), not "
-                  "{kind}.").format(kind=type(candidate).__name__)
-            )  # fmt: skip
-    for given, real in optimizers:
-        if real is None:
-            raise TypeError(
-                _("tensorviz.watch takes torch.optim optimizers (or a list of them) as "
-                  "optimizer, not {kind}.").format(kind=type(given).__name__)
-            )  # fmt: skip
-    return models, optimizers
-
-
-class WatchRun:
+class WatchRun(OptimizerHooks):
     def __init__(self, *, log_dir=None, every=1, histograms_every=50, update_ratio_every=10,
-                 command=None, announce=True):  # fmt: skip
-        self.every = _positive("every", every)
-        self.histograms_every = _positive("histograms_every", histograms_every)
-        self.update_ratio_every = _positive("update_ratio_every", update_ratio_every)
+                 command=None, announce=True, discovery=None):  # fmt: skip
+        self.every = positive_steps("every", every)
+        self.histograms_every = positive_steps("histograms_every", histograms_every)
+        self.update_ratio_every = positive_steps("update_ratio_every", update_ratio_every)
         place = rank_place()
         self.rank, self.world_size = place.rank, place.world_size
         self.folder = choose_run_folder(log_dir, place)
@@ -111,6 +71,7 @@ class WatchRun:
                 histograms_every=self.histograms_every,
             )  # fmt: skip
         self._models = WatchedModels(on_root_forward=self._on_forward)
+        self._discovery = discovery  # tensorviz watch SCRIPT.py: models found at their step
         self._optimizers: list[WatchedOptimizer] = []
         self._by_id: dict[int, WatchedOptimizer] = {}
         self._not_ours: weakref.WeakSet = weakref.WeakSet()
@@ -124,7 +85,8 @@ class WatchRun:
         self._pending: _PendingStep | None = None
         self._step_listeners: list = []
         self._backward_listeners: list = []
-        self._said_first_non_finite = False
+        self._said_first_non_finite = False  # touched on the writer thread only
+        self._job_slots = job_slots()
         self._failure: str | None = None
         self.closed = False
         self.write_event("started", pid=os.getpid(), rank=self.rank, world_size=self.world_size)
@@ -180,11 +142,13 @@ class WatchRun:
 
     def add_step_listener(self, listener):
         self._step_listeners.append(listener)
+        self._models.keep_root_io = True
         return listener
 
     def remove_step_listener(self, listener) -> None:
         if listener in self._step_listeners:
             self._step_listeners.remove(listener)
+        self._models.keep_root_io = bool(self._step_listeners)
 
     def add_backward_listener(self, listener):
         self._backward_listeners.append(listener)
@@ -223,101 +187,6 @@ class WatchRun:
         else:
             self._end_with(value)
 
-    # ---- optimizers -------------------------------------------------------------------------
-
-    def _add_optimizer(self, optimizer) -> WatchedOptimizer:
-        state = self._by_id.get(id(optimizer))
-        if state is not None and state.optimizer is optimizer:
-            return state
-        state = WatchedOptimizer(optimizer, len(self._optimizers))
-        self._optimizers.append(state)
-        self._by_id[id(optimizer)] = state
-        if not self._global_handles:
-            state.handles = [optimizer.register_step_pre_hook(self._pre_step),
-                             optimizer.register_step_post_hook(self._post_step)]  # fmt: skip
-            watched = {id(p.param) for p in self._models.all_params()}
-            for g, group in enumerate(optimizer.param_groups):
-                for j, param in enumerate(group["params"]):
-                    if id(param) not in watched:
-                        self._models.add_extra(f"optimizer{state.index}.group{g}.{j}", param)
-        self._schema_dirty = True
-        return state
-
-    def _watch_every_optimizer(self) -> None:
-        if self._global_handles:
-            return
-        for state in self._optimizers:
-            state.remove_hooks()
-        from torch.optim.optimizer import (
-            register_optimizer_step_post_hook,
-            register_optimizer_step_pre_hook,
-        )
-
-        self._global_handles = [register_optimizer_step_pre_hook(self._pre_step),
-                                register_optimizer_step_post_hook(self._post_step)]  # fmt: skip
-
-    def _state_for(self, optimizer) -> WatchedOptimizer | None:
-        state = self._by_id.get(id(optimizer))
-        if state is not None and state.optimizer is optimizer:
-            return state
-        if not self._global_handles or optimizer in self._not_ours:
-            return None
-        watched = {id(p.param) for p in self._models.all_params()}
-        if any(id(p) in watched for group in optimizer.param_groups for p in group["params"]):
-            return self._add_optimizer(optimizer)
-        self._not_ours.add(optimizer)
-        return None
-
-    def _pre_step(self, optimizer, args, kwargs):
-        if self.closed:
-            return None
-        state = self._state_for(optimizer)
-        if state is None:
-            return None
-        # torch passes step()'s own arguments: args[0] is the optimizer, then the closure
-        start = 1 if args and args[0] is optimizer else 0
-        closure = args[start] if len(args) > start else kwargs.get("closure")
-        if callable(closure):
-            wrapped = self._closure_for(state, closure)
-            if len(args) > start:
-                return (*args[:start], wrapped, *args[start + 1 :]), kwargs
-            return args, dict(kwargs, closure=wrapped)
-        self._step_begins(state, None)
-        return None
-
-    def _closure_for(self, state: WatchedOptimizer, closure):
-        """step(closure) runs forward and backward inside step(): the statistics are read when
-        the closure's first call returns (LBFGS calls it again during its line search)."""
-
-        def closure_then_statistics(*args, **kwargs):
-            result = closure(*args, **kwargs)
-            if not state.started:
-                self._step_begins(state, result)
-            return result
-
-        return closure_then_statistics
-
-    def _post_step(self, optimizer, args, kwargs) -> None:
-        state = self._by_id.get(id(optimizer))
-        if state is None or state.optimizer is not optimizer or not state.started:
-            return
-        state.started = False
-        if state.update is None:
-            return
-        pending, rows, params, before = state.update
-        state.update = None
-        try:
-            if pending is self._pending:
-                groups = update_norms(params, before)
-                batch = CpuBatch()
-                add_groups(batch, groups)
-                delta = scatter(len(self._models.params), groups, batch.fetch(), rows)
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    ratio = delta / pending.numbers.arrays["weight_norm"]
-                pending.numbers.arrays["update_ratio"] = ratio.astype(np.float32)
-        except Exception as error:  # noqa: BLE001 (training goes on; said once)
-            self._failed(error)
-
     # ---- the step ---------------------------------------------------------------------------
 
     def _step_begins(self, state: WatchedOptimizer, closure_result) -> None:
@@ -334,47 +203,70 @@ class WatchRun:
             self._failed(error)
         self._activity = False
         self._loss = None
+        self._models.sampling = any(s.step % self.every == 0 for s in self._optimizers)
         if self._step_listeners:
             self._tell_listeners(state, step, loss)
 
     def _measure(self, state: WatchedOptimizer, step: int, loss) -> None:
         positions = {id(p.param): i for i, p in enumerate(self._models.params)}
         rows = state.rows_for(self._schema_version, positions)
-        numbers = measure_step(
-            self._models, rows, loss, with_histograms=(step - 1) % self.histograms_every == 0
-        )
+        with_histograms = (step - 1) % self.histograms_every == 0
+        numbers = measure_step(self._models, rows, loss, with_histograms=with_histograms)
+        self._hand_over_activations(numbers, with_histograms)
         loss_value = self._next_loss if self._next_loss is not None else numbers.loss
         header = {"step": step, "optimizer": state.index, "schema": self._schema_version,
-                  "time": datetime.datetime.now().timestamp(), "loss": loss_value,
-                  "scalars": dict(self._next_scalars),
-                  "non_finite": numbers.non_finite}  # fmt: skip
+                  "time": round(time.time(), 3), "loss": loss_value,
+                  "scalars": dict(self._next_scalars)}  # fmt: skip
         self._next_scalars, self._next_loss = {}, None
-        self._pending = _PendingStep(header, numbers)
+        self._pending = _PendingStep(header, numbers, self._models.params)
         if (step - 1) % self.update_ratio_every == 0:
             params = list(state.params)
             state.update = (self._pending, rows, params, weights_copy(params))
+
+    def _hand_over_activations(self, numbers: StepNumbers, with_histograms: bool) -> None:
+        outputs = dict(self._models.samples)
+        if not outputs:
+            return
+        if not self._job_slots.acquire(blocking=False):
+            self._writer.dropped += 1  # the writer is behind: this step goes without them
+            return
+        job = ActivationJob(
+            outputs, [m.kind for m in self._models.modules],
+            [m.name for m in self._models.modules], with_histograms=with_histograms,
+            slots=self._job_slots, search_whole=suspicious(numbers),
+        )  # fmt: skip
+        if self._writer.put(("call", job.run)):
+            numbers.activations = job
+        else:
+            self._job_slots.release()
 
     def _write_pending(self) -> None:
         pending, self._pending = self._pending, None
         if pending is None:
             return
+        header = pending.header
+        if not header["scalars"]:
+            del header["scalars"]
+        if self._writer.dropped:
+            header["dropped"] = self._writer.dropped
+        self._writer.put(("call", lambda: self._records_of(pending)))
+
+    def _records_of(self, pending: _PendingStep) -> list[tuple]:
+        """On the writer thread: the step's frames, and the note of the first NaN/inf."""
         numbers = pending.numbers
-        header = dict(pending.header, dropped=self._writer.dropped)
-        self._writer.put(("step", header, numbers.arrays))
-        if numbers.histogram_counts is not None and len(numbers.histogram_tensors):
-            histogram_header = {"step": header["step"], "optimizer": header["optimizer"],
-                                "bins": int(numbers.histogram_counts.shape[1]),
-                                "tensors": numbers.histogram_tensors}  # fmt: skip
-            self._writer.put(("histograms", histogram_header, numbers.histogram_counts))
-        if numbers.non_finite and not self._said_first_non_finite:
+        records = step_records(pending.header, numbers)
+        non_finite = records[0][1].get("non_finite")
+        if non_finite and not self._said_first_non_finite:
             self._said_first_non_finite = True
-            names = [p.name for p in self._models.params]
-            grads = sorted(int(i) for i in numbers.non_finite.get("grad", {}))
-            self.write_event(
-                "note", what="first_non_finite", step=header["step"],
-                optimizer=header["optimizer"],
-                grad=names[grads[0]] if grads else None, activation=numbers.first_activation,
-            )  # fmt: skip
+            grads = sorted(int(i) for i in non_finite.get("grad", {}))
+            job = numbers.activations
+            records.append(("event", "note", {
+                "what": "first_non_finite", "step": pending.header["step"],
+                "optimizer": pending.header["optimizer"],
+                "grad": pending.params[grads[0]].name if grads else None,
+                "activation": job.first_module if job is not None else None,
+            }))  # fmt: skip
+        return records
 
     def _refresh_schema(self) -> None:
         changed = self._models.rescan()
@@ -400,7 +292,7 @@ class WatchRun:
         pending = self._pending
         moment = StepMoment(
             self, step, state.index, state.optimizer, loss, [r.module for r in roots],
-            [_detached(r.inputs) for r in roots], [_detached(r.output) for r in roots],
+            [detached(r.inputs) for r in roots], [detached(r.output) for r in roots],
             {"header": pending.header, "arrays": pending.numbers.arrays} if pending else {},
         )  # fmt: skip
         for listener in list(self._step_listeners):
@@ -450,6 +342,8 @@ class WatchRun:
             state.remove_hooks()
         for handle in self._global_handles:
             handle.remove()
+        if self._discovery is not None:
+            self._discovery.stop()
         loss_capture.deactivate(self)
         run_ending.unregister(self)
         if _current and _current[0] is self:

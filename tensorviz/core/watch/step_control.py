@@ -32,6 +32,7 @@ from pathlib import Path
 from tensorviz.core.atomic_files import write_text_atomically
 from tensorviz.core.translation import _
 from tensorviz.core.watch import run_format as rf
+from tensorviz.core.watch.inspectors import default_inspector
 from tensorviz.core.watch.paused_step import (
     BackwardCapture,
     PausedStep,
@@ -118,13 +119,6 @@ def heartbeat_age(folder: str | os.PathLike, now: float | None = None) -> float 
 # ---------------------------------------------------------------------------- recorder side
 
 Inspector = Callable[["StepGate"], None]
-_default_inspector: list[Inspector] = []  # what "inspect" opens where a gate was given none
-
-
-def use_inspector(inspector: Inspector) -> None:
-    """The window that "inspect" opens for every gate made without one (tensorviz.api's, set
-    by tensorviz.watch(); core cannot import it)."""
-    _default_inspector[:] = [inspector]
 
 
 def attach_gate(run, **options) -> StepGate:
@@ -136,9 +130,20 @@ def attach_gate(run, **options) -> StepGate:
     def models() -> list:
         return [root.module for root in run._models.roots]
 
-    gate = StepGate(run.folder, write_event, names=models, **options)
+    def keep_inputs(wanted: bool) -> None:
+        """The root models' inputs and outputs are kept (for the paused step) only while a
+        pause is on its way, or another step listener wants them: a kept output would live on
+        past the user's own variable (a GPT's logits are big)."""
+        watched = run._models
+        watched.keep_root_io = wanted or len(run._step_listeners) > 1
+        if not watched.keep_root_io:
+            for root in watched.roots:
+                root.inputs = root.output = None
+
+    gate = StepGate(run.folder, write_event, names=models, keep_inputs=keep_inputs, **options)
     run.add_backward_listener(gate.before_backward)
     run.add_step_listener(gate.at_step)
+    keep_inputs(False)
     return gate
 
 
@@ -148,7 +153,8 @@ class StepGate:
     `write_event(name, **fields)` is the run's (events.jsonl); `inspector(gate)` opens the
     paused step in a window (tensorviz.api gives one; without it "inspect" is ignored);
     `names()` gives the models to name leaves by when the backward graph is read, before the
-    first step boundary says which models there are."""
+    first step boundary says which models there are; `keep_inputs(wanted)` asks the recorder to
+    keep the root models' inputs and outputs (only while a pause is on its way)."""
 
     def __init__(
         self,
@@ -157,6 +163,7 @@ class StepGate:
         *,
         inspector: Inspector | None = None,
         names: Callable[[], dict] | None = None,
+        keep_inputs: Callable[[bool], None] | None = None,
         poll_seconds: float = POLL_SECONDS,
         viewer_timeout: float = VIEWER_TIMEOUT,
     ) -> None:
@@ -165,6 +172,9 @@ class StepGate:
         self.write_event = write_event
         self.inspector = inspector
         self.names = names
+        self.keep_inputs = keep_inputs
+        self._inputs_kept = keep_inputs is None  # the recorder keeps them now
+        self._inputs_of_this_step = self._inputs_kept  # ... and did since the last boundary
         self.poll_seconds = poll_seconds
         self.viewer_timeout = viewer_timeout
         self._seen_file: tuple | None = self._file_key()
@@ -206,7 +216,10 @@ class StepGate:
             capture.finish()
         backward_seen, self._backward_since_boundary = self._backward_since_boundary, False
         self._last_step = max(self._last_step, step)
-        if not self._pause_due(step, capture is not None or not backward_seen):
+        complete = (capture is not None or not backward_seen) and self._inputs_of_this_step
+        self._want_inputs(self.wants_graph())  # for the coming step's forward
+        self._inputs_of_this_step = self._inputs_kept
+        if not self._pause_due(step, complete):
             return
         if self._viewer_gone():
             self._release("viewer_gone", step, paused=False)
@@ -277,30 +290,41 @@ class StepGate:
     def _obey(self, command: ControlCommand) -> None:
         name = command.command
         if name == "pause":
-            self._mode = "pause"
+            self._set_mode("pause")
         elif name == "step":
-            self._mode = "step" if self.paused is not None else "pause"
+            self._set_mode("step" if self.paused is not None else "pause")
         elif name == "continue":
-            self._mode = "run"
+            self._set_mode("run")
         elif name == "run_to":
             target = command.step or 0
             current = self.paused.step if self.paused is not None else self._last_step
             if target > current:
-                self._mode, self._target = "run_to", target
+                self._set_mode("run_to", target)
             elif self.paused is not None:
-                self._mode = "pause"  # already there: stay
+                self._set_mode("pause")  # already there: stay
         elif name == "inspect" and self.paused is None:
             pass  # nothing to look at while running
 
-    def _pause_due(self, step: int, graph_ready: bool) -> bool:
+    def _set_mode(self, mode: str, target: int | None = None) -> None:
+        self._mode, self._target = mode, target
+        self._want_inputs(self.wants_graph())
+
+    def _want_inputs(self, wanted: bool) -> None:
+        """Ask the recorder to keep the root models' inputs and outputs, or to stop."""
+        if self.keep_inputs is None or wanted == self._inputs_kept:
+            return
+        self.keep_inputs(wanted)
+        self._inputs_kept = wanted
+
+    def _pause_due(self, step: int, complete: bool) -> bool:
         if self._mode == "step":
             return True
         if self._mode == "run_to":
             return self._target is not None and step >= self._target
         if self._mode == "pause":
-            # A pause that arrived between this step's backward and its boundary waits one
-            # step more, so the step it holds has its autograd graph.
-            return graph_ready
+            # A pause that arrived during this step (after its forward or backward) waits one
+            # step more, so the step it holds has its inputs, outputs and autograd graph.
+            return complete
         return False
 
     def _viewer_gone(self) -> bool:
@@ -309,7 +333,7 @@ class StepGate:
 
     def _hold(self, paused: PausedStep) -> None:
         self.paused, self._paused_thread = paused, threading.get_ident()
-        self._mode, self._target = "pause", None
+        self._set_mode("pause")
         self.pauses += 1
         try:  # (from here on: whatever stops the wait is said as "resumed")
             self.write_event("paused", step=paused.step, optimizer=paused.optimizer_index)
@@ -324,7 +348,7 @@ class StepGate:
         """Back to running (`reason`: continue, step, run_to, viewer_gone, interrupted); a step
         command keeps mode "step" so the next boundary pauses again."""
         if reason in ("continue", "viewer_gone", "interrupted"):
-            self._mode, self._target = "run", None
+            self._set_mode("run")
         if paused:
             self.paused, self._paused_thread = None, None
             self.write_event("resumed", step=step, reason=reason)
@@ -332,7 +356,7 @@ class StepGate:
             self.write_event("note", what="pause_dropped", step=step, reason="viewer_gone")
 
     def _inspect(self) -> None:
-        inspector = self.inspector or next(iter(_default_inspector), None)
+        inspector = self.inspector or default_inspector()
         if inspector is None or self._inspecting or self.paused is None:
             return
         self._inspecting = True

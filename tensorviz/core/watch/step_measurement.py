@@ -1,7 +1,8 @@
-"""One step's statistics, taken in the optimizer's step pre-hook: gradient and weight norms of
-the optimizer's parameters, the modules' activation numbers, the loss, all moved to the CPU at
-once; on the rare path (something not finite) the non-finite counts; at histogram steps the
-histograms of weights, gradients and activations."""
+"""One step's statistics, taken in the optimizer's step pre-hook: the gradient and weight norms
+of the optimizer's parameters and the loss, moved to the CPU at once; on the rare path
+(something not finite) the non-finite counts; at histogram steps the histograms of weights and
+gradients. The activation numbers are an ActivationJob the writer thread computes; a step's
+records are put together there (`step_records`) when its frame is written."""
 
 from __future__ import annotations
 
@@ -10,14 +11,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from tensorviz.core.watch.activation_statistics import (
-    activation_statistics,
-    first_non_finite,
-    output_tensor,
-)
+from tensorviz.core.watch.activation_job import ActivationJob
 from tensorviz.core.watch.cpu_transfer import CpuBatch, add_groups, scatter
-from tensorviz.core.watch.histogram_statistics import histograms
-from tensorviz.core.watch.parameter_statistics import fused_norms, non_finite_count
+from tensorviz.core.watch.histogram_statistics import BINS, histograms
+from tensorviz.core.watch.parameter_statistics import fused_norms, non_finite_count, update_norms
 from tensorviz.core.watch.watched_models import WatchedModels
 
 
@@ -25,15 +22,16 @@ from tensorviz.core.watch.watched_models import WatchedModels
 class StepNumbers:
     loss: float | None
     arrays: dict[str, np.ndarray]
+    module_count: int
     non_finite: dict[str, dict[str, int]] = field(default_factory=dict)
-    first_activation: str | None = None  # the first module (forward order) with NaN/inf output
     histogram_tensors: list = field(default_factory=list)
     histogram_counts: np.ndarray | None = None
+    activations: ActivationJob | None = None
 
 
 def _loss_number(loss) -> torch.Tensor | None:
     if isinstance(loss, torch.Tensor) and loss.numel() == 1 and loss.device.type != "meta":
-        if loss.is_floating_point() or not loss.is_complex():
+        if not loss.is_complex():
             return loss.detach().reshape(1)
     return None
 
@@ -42,49 +40,41 @@ def measure_step(models: WatchedModels, rows: list[int], loss, *, with_histogram
     """`rows`: the schema positions of the stepping optimizer's parameters."""
     params = [models.params[r].param for r in rows]
     grads = [p.grad for p in params]
-    outputs = {i: output_tensor(o) for i, o in models.outputs.items()}
-    outputs = {i: t for i, t in outputs.items() if t is not None}
-    kinds = [m.kind for m in models.modules]
-    grad_groups = fused_norms(grads)
-    weight_groups = fused_norms(params)
-    means, stds, fractions = activation_statistics(outputs, kinds)
+    with torch.no_grad():
+        groups = fused_norms(grads + params)  # one foreach call per device for both
     batch = CpuBatch()
-    for groups in (grad_groups, weight_groups, means, stds, fractions):
-        add_groups(batch, groups)
+    add_groups(batch, groups)
     loss_tensor = _loss_number(loss)
     if loss_tensor is not None:
         batch.add("loss", loss_tensor)
     fetched = batch.fetch()
-    count, module_count = len(models.params), len(models.modules)
-    arrays = {
-        "grad_norm": scatter(count, grad_groups, fetched, rows),
-        "weight_norm": scatter(count, weight_groups, fetched, rows),
-        "act_mean": scatter(module_count, means, fetched),
-        "act_std": scatter(module_count, stds, fetched),
-        "act_fraction": scatter(module_count, fractions, fetched),
-    }
+    count = len(models.params)
+    both = scatter(2 * len(rows), groups, fetched)
+    arrays = {"grad_norm": np.full(count, np.nan, np.float32),
+              "weight_norm": np.full(count, np.nan, np.float32)}  # fmt: skip
+    arrays["grad_norm"][rows] = both[: len(rows)]
+    arrays["weight_norm"][rows] = both[len(rows) :]
     loss_value = float(fetched["loss"][0]) if "loss" in fetched else None
-    numbers = StepNumbers(loss_value, arrays)
-    _count_non_finite(numbers, models, rows, params, grads, outputs)
+    numbers = StepNumbers(loss_value, arrays, len(models.modules))
+    _count_non_finite(numbers, rows, params, grads)
     if with_histograms:
         named = [("weight", models.params[r].name, p) for r, p in zip(rows, params, strict=True)]
         named += [("grad", models.params[r].name, g) for r, g in zip(rows, grads, strict=True)]
-        named += [("activation", models.modules[i].name, t) for i, t in outputs.items()]
         numbers.histogram_tensors, numbers.histogram_counts = histograms(named)
     return numbers
 
 
-def _count_non_finite(numbers, models, rows, params, grads, outputs) -> None:
+def _count_non_finite(numbers, rows, params, grads) -> None:
     arrays = numbers.arrays
+    if (
+        np.isfinite(arrays["grad_norm"][rows]).all()
+        & np.isfinite(arrays["weight_norm"][rows]).all()
+    ):
+        return  # the common case: nothing to count
     has_grad = np.array([g is not None for g in grads], dtype=bool)
     grad_bad = has_grad & ~np.isfinite(arrays["grad_norm"][rows])
-    weight_bad = ~np.isfinite(arrays["weight_norm"][rows]) & np.array(
-        [p.device.type != "meta" for p in params], dtype=bool
-    )
-    activations = arrays["act_mean"][list(outputs)] if outputs else np.zeros(0)
-    loss_bad = numbers.loss is not None and not np.isfinite(numbers.loss)
-    if not (grad_bad.any() or weight_bad.any() or loss_bad or (~np.isfinite(activations)).any()):
-        return
+    on_device = np.array([p.device.type != "meta" for p in params], dtype=bool)
+    weight_bad = on_device & ~np.isfinite(arrays["weight_norm"][rows])
     for what, bad, tensors in (("grad", grad_bad, grads), ("weight", weight_bad, params)):
         counts = {}
         for position in np.flatnonzero(bad):
@@ -93,7 +83,45 @@ def _count_non_finite(numbers, models, rows, params, grads, outputs) -> None:
                 counts[str(rows[position])] = found
         if counts:
             numbers.non_finite[what] = counts
-    found = first_non_finite(outputs)  # in forward order: outputs keeps the order they came
-    if found:
-        numbers.non_finite["activation"] = {str(i): n for i, n in found.items()}
-        numbers.first_activation = models.modules[next(iter(found))].name
+
+
+def suspicious(numbers: StepNumbers) -> bool:
+    """The loss or a gradient is not finite: the outputs are searched whole for NaN/inf."""
+    loss_bad = numbers.loss is not None and not np.isfinite(numbers.loss)
+    return loss_bad or bool(numbers.non_finite)
+
+
+def step_records(header: dict, numbers: StepNumbers) -> list[tuple]:
+    """The writer's records of one step: its frame, with the activation numbers the job left,
+    and its histograms frame. On the writer thread."""
+    arrays = dict(numbers.arrays)
+    job = numbers.activations
+    non_finite = dict(numbers.non_finite)
+    if job is not None and job.done:
+        arrays.update(job.arrays)
+        if job.non_finite:
+            non_finite["activation"] = job.non_finite
+    if non_finite:
+        header["non_finite"] = non_finite
+    records = [("step", header, arrays)]
+    tensors = list(numbers.histogram_tensors)
+    counts = [numbers.histogram_counts] if numbers.histogram_counts is not None else []
+    if job is not None and job.done and job.histogram_counts is not None:
+        tensors += job.histogram_tensors
+        counts.append(job.histogram_counts)
+    if tensors:
+        histogram_header = {"step": header["step"], "optimizer": header["optimizer"],
+                            "bins": BINS, "tensors": tensors}  # fmt: skip
+        records.append(("histograms", histogram_header, np.concatenate(counts)))
+    return records
+
+
+def update_ratios(params: list, before: list, rows: list[int], weight_norm: np.ndarray):
+    """‖p_after − p_before‖ / ‖p_before‖ per schema row (NaN where not measured): in the
+    optimizer's post-hook, against the copies kept in its pre-hook."""
+    groups = update_norms(params, before)
+    batch = CpuBatch()
+    add_groups(batch, groups)
+    delta = scatter(len(weight_norm), groups, batch.fetch(), rows)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (delta / weight_norm).astype(np.float32)

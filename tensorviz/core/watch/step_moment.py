@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import torch
+
 
 @dataclass
 class StepMoment:
@@ -18,3 +20,15 @@ class StepMoment:
     inputs: list  # per root model: the args of its last forward (tensors detached), or None
     outputs: list  # per root model: its last output (tensors detached), or None
     statistics: dict = field(default_factory=dict)  # this step's header and arrays, as written
+
+
+def detached(value):
+    """`value` with every tensor in it (tuples, lists, dicts) detached: references, no copies."""
+    if isinstance(value, torch.Tensor):
+        return value.detach()
+    if isinstance(value, (tuple, list)):
+        items = [detached(v) for v in value]
+        return tuple(items) if isinstance(value, tuple) else items
+    if isinstance(value, dict):
+        return {k: detached(v) for k, v in value.items()}
+    return value

@@ -1,6 +1,8 @@
-"""The models a run watches: their parameters by dotted name (wrappers seen through), their
-modules with forward hooks that only keep a reference to the output (the statistics are taken
-at the step, activation_statistics.py), and the schema versions the run folder lists."""
+"""The models a run watches: their parameters by dotted name (wrappers seen through), and their
+modules with forward hooks that keep a small sample of each output (≤ ACTIVATION_SAMPLE values,
+tensor_sampling.py) for the step's activation numbers (activation_statistics.py). Keeping the
+outputs themselves until the step would hold a whole forward's activations through backward
+(on a CPU nanoGPT that alone cost ~10 % of a step: the allocator could not reuse them)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,13 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from tensorviz.core.watch.activation_statistics import module_kind
+from tensorviz.core.watch.activation_statistics import (
+    ACTIVATION_SAMPLE,
+    module_kind,
+    output_tensor,
+    watched_for_activations,
+)
+from tensorviz.core.watch.tensor_sampling import sampled_values
 
 _CONTAINERS = (nn.ModuleList, nn.ModuleDict, nn.ParameterList, nn.ParameterDict)
 
@@ -31,6 +39,36 @@ def unwrapped(module: nn.Module) -> nn.Module:
             continue
         break
     return module
+
+
+def activation_sample(output):
+    """The sample of a module's output the statistics read, or None (no floating tensor)."""
+    tensor = output if type(output) is torch.Tensor else output_tensor(output)
+    if tensor is None or not tensor.is_floating_point() or tensor.layout is not torch.strided:
+        return None
+    if tensor.is_meta or tensor.numel() == 0:
+        return None
+    return sampled_values(tensor, ACTIVATION_SAMPLE)
+
+
+def _activation_modules(root: nn.Module) -> list[tuple[str, nn.Module]]:
+    """The modules whose outputs are watched: every leaf (a lone layer: the root itself) and
+    every layer of a list (a ModuleList's or Sequential's children: a transformer's blocks, a
+    ResNet's stages). Other containers (a block's `attn`, `mlp`) mostly hand on a child's
+    output; Dropout and Identity hand on their input."""
+    if not any(True for _ in root.children()):
+        return [(type(root).__name__, root)] if watched_for_activations(root) else []
+    layers = {id(child) for module in root.modules()
+              if isinstance(module, (nn.ModuleList, nn.Sequential))
+              for child in module.children()}  # fmt: skip
+    chosen = []
+    for name, module in list(root.named_modules())[1:]:
+        if isinstance(module, _CONTAINERS) or not watched_for_activations(module):
+            continue
+        is_leaf = not any(True for _ in module.children())
+        if is_leaf or id(module) in layers:
+            chosen.append((name, module))
+    return chosen
 
 
 @dataclass
@@ -61,7 +99,9 @@ class WatchedModels:
     def __init__(self, on_root_forward=None):
         self.roots: list[Root] = []
         self.modules: list[WatchedModule] = []
-        self.outputs: dict[int, object] = {}  # module index → its output in the last forward
+        self.samples: dict[int, torch.Tensor] = {}  # module index → sample of its last output
+        self.sampling = True  # the coming step is recorded: the hooks take samples
+        self.keep_root_io = False  # a step listener wants the models' inputs and outputs
         self.extra_params: list[tuple[str, torch.Tensor]] = []  # held by an optimizer only
         self._all: list[WatchedParam] = []  # every parameter, frozen ones too
         self._flags: list[bool] = []
@@ -82,14 +122,7 @@ class WatchedModels:
         root = Root(inner, prefix)
         self.roots.append(root)
         root.first_module = len(self.modules)
-        named = list(inner.named_modules())
-        if len(named) == 1:  # a lone layer: its own output is its activation
-            named = [(type(inner).__name__, inner)]
-        else:
-            named = named[1:]
-        for name, sub in named:
-            if isinstance(sub, _CONTAINERS):
-                continue
+        for name, sub in _activation_modules(inner):
             index = len(self.modules)
             self.modules.append(WatchedModule(prefix + name, sub, module_kind(sub)))
             self._handles.append(sub.register_forward_hook(self._output_keeper(index)))
@@ -115,29 +148,31 @@ class WatchedModels:
         return prefix
 
     def _output_keeper(self, index: int):
-        outputs = self.outputs
+        samples = self.samples
         grad_enabled = torch.is_grad_enabled
 
-        def keep_output(_module, _args, output):
-            if grad_enabled():
-                outputs[index] = output
+        def keep_sample(_module, _args, output):
+            if self.sampling and grad_enabled():
+                sample = activation_sample(output)
+                if sample is not None:
+                    samples[index] = sample
 
-        return keep_output
+        return keep_sample
 
     def _hook_root(self, root: Root) -> None:
-        outputs = self.outputs
+        samples = self.samples
         notify = self._on_root_forward
-
         own = range(root.first_module, root.end_module)
 
         def forward_starts(_module, args):
             if torch.is_grad_enabled():
                 for index in own:  # this model's last forward only
-                    outputs.pop(index, None)
+                    samples.pop(index, None)
 
         def forward_ends(_module, args, output):
             if torch.is_grad_enabled():
-                root.inputs, root.output = args, output
+                if self.keep_root_io:
+                    root.inputs, root.output = args, output
                 if notify is not None:
                     notify()
 
@@ -167,4 +202,4 @@ class WatchedModels:
         for handle in self._handles:
             handle.remove()
         self._handles.clear()
-        self.outputs.clear()
+        self.samples.clear()

@@ -38,7 +38,7 @@ class GatedLoop:
     what the gate wrote to the run, `seen[step]` the loop's own gradients and loss just before
     that step's optimizer.step()."""
 
-    def __init__(self, log_dir, steps: int, viewer_timeout: float = 600.0):
+    def __init__(self, log_dir, steps: int, viewer_timeout: float = 600.0, after_forward=None):
         self.model, self.optimizer, self.x, self.y = make_training()
         self.run = tensorviz.watch(self.model, self.optimizer, log_dir=log_dir)
         self.folder = self.run.folder
@@ -67,6 +67,7 @@ class GatedLoop:
 
         self.gate.poll = counted_poll
         self.steps = steps
+        self.after_forward = after_forward  # after_forward(loop, step): the test acts mid-step
         self.seen: dict[int, dict] = {}
         self.stopping = False
         self.error: BaseException | None = None
@@ -79,6 +80,8 @@ class GatedLoop:
                     break
                 outputs = self.model(self.x)
                 loss = torch.nn.functional.mse_loss(outputs, self.y)
+                if self.after_forward is not None:
+                    self.after_forward(self, step)
                 loss.backward()
                 grads = {n: p.grad.clone() for n, p in self.model.named_parameters()}
                 self.seen[step] = {"grads": grads, "loss": loss, "outputs": outputs}

@@ -10,8 +10,9 @@ from types import SimpleNamespace
 
 import pytest
 import torch
-from step_control_loop import GatedLoop, reference_parameters
+from step_control_loop import GatedLoop, make_training, reference_parameters
 
+import tensorviz
 from tensorviz.core.watch import run_format as rf
 from tensorviz.core.watch import step_control
 from tensorviz.core.watch.run_reader import RunReader
@@ -111,6 +112,46 @@ def test_pause_holds_the_running_loop_at_a_boundary_with_its_graph(loop, tmp_pat
     assert event["step"] + 1 not in gated.seen
     send(gated.folder, "continue")
     assert gated.wait_for(lambda e: e["event"] == "resumed")["reason"] == "continue"
+
+
+def test_a_pause_sent_mid_step_holds_the_next_step_whole(loop):
+    def pause_after_the_forward_of_step_3(gated, step):
+        if step == 3:
+            send(gated.folder, "pause")
+
+    gated = loop(after_forward=pause_after_the_forward_of_step_3).start()
+    gated.wait_paused(4)
+    paused = gated.gate.paused
+    assert paused.backward is not None and paused.backward.roots[0] is gated.seen[4]["loss"]
+    (batch,) = paused.inputs
+    assert torch.equal(batch, gated.x) and torch.equal(paused.outputs, gated.seen[4]["outputs"])
+    assert [e["step"] for e in gated.events if e["event"] == "paused"] == [4]
+
+
+def test_the_inputs_are_kept_only_while_a_pause_is_on_its_way(tmp_path):
+    model, optimizer, x, y = make_training()
+    run = tensorviz.watch(model, optimizer, log_dir=tmp_path)
+    watched = run._models
+
+    def one_step():
+        torch.nn.functional.mse_loss(model(x), y).backward()
+        optimizer.step()
+        optimizer.zero_grad()
+
+    def kept() -> bool:
+        return watched.keep_root_io and all(r.inputs is not None for r in watched.roots)
+
+    for _ in range(3):
+        one_step()
+    assert not watched.keep_root_io and all(r.inputs is None for r in watched.roots)
+    send(run.folder, "run_to", 10)
+    for step in range(4, 10):
+        one_step()
+        assert watched.keep_root_io == (step == 9)  # kept for step 10's forward only
+    send(run.folder, "continue")
+    one_step()
+    assert not kept() and all(r.inputs is None and r.output is None for r in watched.roots)
+    run.close()
 
 
 def test_no_command_never_holds_the_loop(loop, tmp_path):

@@ -1,0 +1,72 @@
+"""A step's activation numbers, computed off the user's thread: the step hands the samples of
+the modules' outputs in its last forward (watched_models.py) to the writer thread, which reduces
+them (activation_statistics.py) while the loop goes on. At most `IN_FLIGHT` jobs wait at a time
+(a few MB of samples); a step that finds them all taken goes without activation numbers
+(counted in `dropped`)."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from tensorviz.core.watch.activation_statistics import activation_statistics, first_non_finite
+from tensorviz.core.watch.cpu_transfer import CpuBatch, add_groups, scatter
+from tensorviz.core.watch.histogram_statistics import histograms
+
+IN_FLIGHT = 16
+
+
+class ActivationJob:
+    def __init__(self, outputs: dict, kinds: list[str], names: list[str], *,
+                 with_histograms: bool, slots: threading.BoundedSemaphore,
+                 search_whole: bool = False):  # fmt: skip
+        self._outputs = outputs  # module index → sample of its output (forward order)
+        self._kinds, self._names = kinds, names
+        self._with_histograms = with_histograms
+        self._search_whole = search_whole  # the loss or a gradient was not finite
+        self._slots = slots
+        self.arrays: dict[str, np.ndarray] = {}
+        self.non_finite: dict[str, int] = {}
+        self.first_module: str | None = None
+        self.histogram_tensors: list = []
+        self.histogram_counts: np.ndarray | None = None
+        self.done = False
+
+    def run(self) -> None:
+        """On the writer thread."""
+        outputs, self._outputs = self._outputs, None
+        try:
+            if outputs:
+                self._compute(outputs)
+        finally:
+            self.done = True
+            self._slots.release()
+
+    def _compute(self, outputs: dict) -> None:
+        count = len(self._kinds)
+        means, stds, fractions = activation_statistics(outputs, self._kinds)
+        batch = CpuBatch()
+        for groups in (means, stds, fractions):
+            add_groups(batch, groups)
+        fetched = batch.fetch()
+        self.arrays = {"act_mean": scatter(count, means, fetched),
+                       "act_std": scatter(count, stds, fetched)}  # fmt: skip
+        if fractions:  # without a ReLU, tanh or sigmoid module the column is NaN only
+            self.arrays["act_fraction"] = scatter(count, fractions, fetched)
+        sampled = self.arrays["act_mean"][list(outputs)]
+        if self._search_whole or not np.isfinite(sampled).all():
+            self.find_non_finite(outputs)
+        if self._with_histograms:
+            named = [("activation", self._names[i], t) for i, t in outputs.items()]
+            self.histogram_tensors, self.histogram_counts = histograms(named)
+
+    def find_non_finite(self, outputs: dict) -> None:
+        found = first_non_finite(outputs)  # in forward order: outputs keeps the order they came
+        if found:
+            self.non_finite = {str(i): n for i, n in found.items()}
+            self.first_module = self._names[next(iter(found))]
+
+
+def job_slots() -> threading.BoundedSemaphore:
+    return threading.BoundedSemaphore(IN_FLIGHT)
