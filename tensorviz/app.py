@@ -82,7 +82,6 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in cli.SUBCOMMANDS:
         gc.freeze()  # what is imported now lives until exit: later collections skip it
         register_painters()
-        register_paused_step_window()
         return cli.run_subcommand(argv)
     translation.set_language(cli.language_asked(argv))
     try:
@@ -146,19 +145,6 @@ def register_painters() -> None:
 
     register_painter("autograd_graph", paint_autograd_graph)
     register_painter("architecture", paint_architecture)
-
-
-def register_paused_step_window() -> None:
-    """`tensorviz watch SCRIPT.py`: "Inspect this step" opens the paused step in the API's
-    window, in the script's process (the CLI never imports the API; this entry point may)."""
-    from tensorviz.core.watch.inspectors import use_inspector
-
-    def inspect_paused_step(gate):
-        from tensorviz.api.paused_window import inspect_paused_step as open_window
-
-        return open_window(gate)
-
-    use_inspector(inspect_paused_step)
 
 
 def run_gui(args: argparse.Namespace) -> int:

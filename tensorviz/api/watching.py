@@ -4,6 +4,20 @@ imported when watch() is called."""
 
 from __future__ import annotations
 
+from tensorviz.core.watch.inspectors import use_inspector
+
+
+def _inspect_paused_step(gate):
+    from tensorviz.api.paused_window import inspect_paused_step
+
+    return inspect_paused_step(gate)
+
+
+# "Inspect this step" opens the paused step in the API's window, for every run of this process:
+# tensorviz.watch()'s and `tensorviz watch SCRIPT`'s alike (importing any part of tensorviz
+# imports this module; core, which makes the runs, cannot import the API).
+use_inspector(_inspect_paused_step)
+
 
 def watch(model, optimizer=None, *, log_dir=None, every=1, histograms_every=50,
           update_ratio_every=10, view=False):  # fmt: skip
@@ -17,11 +31,7 @@ def watch(model, optimizer=None, *, log_dir=None, every=1, histograms_every=50,
     `view=True` opens the viewer on the run in a process of its own where there is a display
     (else one line says where the run folder is). Called again while a run is active, it adds
     to that run."""
-    from tensorviz.api.paused_window import inspect_paused_step
-    from tensorviz.core.watch.inspectors import use_inspector
     from tensorviz.core.watch.recorder import WatchRun, checked_arguments, current_run
-
-    use_inspector(inspect_paused_step)  # "Inspect this step" opens the paused step here
 
     checked_arguments(model, optimizer)
     run = current_run()

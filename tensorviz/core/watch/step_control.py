@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -362,5 +363,12 @@ class StepGate:
         self._inspecting = True
         try:
             inspector(self)
+        except Exception as error:  # noqa: BLE001 (a window that failed keeps the loop held)
+            said = f"{type(error).__name__}: {error}".splitlines()[0]
+            print(
+                _("tensorviz: the paused step could not be opened ({error}); step {step} stays "
+                  "paused.").format(error=said, step=self.paused.step),
+                file=sys.stderr,
+            )  # fmt: skip
         finally:
             self._inspecting = False

@@ -289,3 +289,20 @@ def test_an_unchanged_control_file_is_not_read_again(tmp_path, monkeypatch):
     for _ in range(100):
         assert gate._read_new_command() is None
     assert reads == []
+
+
+def test_a_window_that_fails_to_open_keeps_the_loop_held(loop, capsys):
+    def broken_window(gate):
+        raise RuntimeError("no Qt here")
+
+    gated = loop()
+    gated.gate.inspector = broken_window
+    send(gated.folder, "run_to", 2)
+    gated.start()
+    gated.wait_paused(2)
+    send(gated.folder, "inspect")
+    gated.wait_polls(3)
+    assert gated.gate.paused.step == 2 and 3 not in gated.seen
+    assert "could not be opened (RuntimeError: no Qt here); step 2 stays paused" in (
+        capsys.readouterr().err
+    )
