@@ -10,10 +10,24 @@ from collections import defaultdict
 import numpy as np
 import torch
 
-from tensorviz.core.watch.tensor_sampling import padded_samples
+from tensorviz.core.watch.tensor_sampling import padded_samples, sampled_values
 
 BINS = 32
 HISTOGRAM_SAMPLE = 1024
+
+
+def histogram_sample(tensor):
+    """A private copy of the ≤ HISTOGRAM_SAMPLE values a histogram of `tensor` counts (None:
+    nothing to count), taken before the optimizer changes the tensor, counted later on the
+    writer thread."""
+    usable = isinstance(tensor, torch.Tensor) and tensor.layout is torch.strided
+    if not usable or tensor.is_meta or not tensor.is_floating_point() or tensor.numel() == 0:
+        return None
+    values = tensor.detach()
+    sample = sampled_values(values, HISTOGRAM_SAMPLE)
+    if sample._is_view() or sample is values:
+        sample = sample.clone()
+    return sample
 
 
 def histograms(named: list[tuple[str, str, torch.Tensor]], bins: int = BINS):

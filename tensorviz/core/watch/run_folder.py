@@ -1,7 +1,9 @@
 """Where a run is written: `runs/<YYYY-MM-DD-HHMMSS>/` (or under the asked folder), made unique,
-and — in a distributed job — the same folder for every rank: rank 0 chooses the name and the
-others receive it (a process group is up), or every rank derives it from what torchrun put in
-the environment (no process group yet), so the ranks agree without talking."""
+and — in a distributed job — the same folder for every rank: under torchrun every rank derives
+it from the launch's run id and its agent's start time (no collective call, so a watch() on
+rank 0 alone cannot hang); else, with a process group up, rank 0 chooses the name and the others
+receive it (broadcast_object_list: every rank must call watch()); else RANK/WORLD_SIZE alone: the
+parent's start time and MASTER_PORT."""
 
 from __future__ import annotations
 
@@ -54,16 +56,19 @@ def unique_folder(parent: Path, name: str) -> Path:
             number += 1
 
 
-def _launch_start_name() -> str | None:
-    """A name every rank of one torchrun launch derives alike: the launch's run id and the
-    start time of the agent process that started the ranks (their shared parent)."""
+def _launch_start_name(*, elastic_only: bool) -> str | None:
+    """A name every rank of one launch derives alike, without talking: torchrun's run id and
+    the start time of its agent (the ranks' shared parent); without torchrun (`elastic_only`
+    False), the parent's start time and MASTER_PORT."""
     run_id = os.environ.get("TORCHELASTIC_RUN_ID", "")
     started = _parent_start_time()
-    if started is None and run_id in ("", "none"):
-        port = os.environ.get("MASTER_PORT")
-        return f"distributed-{port}" if port else None
     stamp = _time_name(started) if started is not None else "distributed"
-    return f"{stamp}-{run_id[:8]}" if run_id not in ("", "none") else stamp
+    if run_id not in ("", "none"):
+        return f"{stamp}-{run_id[:8]}"
+    if elastic_only:
+        return None
+    port = os.environ.get("MASTER_PORT")
+    return f"{stamp}-{port}" if port else stamp
 
 
 def _parent_start_time() -> datetime.datetime | None:
@@ -85,7 +90,8 @@ def choose_run_folder(log_dir: str | os.PathLike | None, place: RankPlace) -> Pa
     parent = Path(log_dir) if log_dir is not None else Path(DEFAULT_PARENT)
     if place.world_size <= 1:
         return unique_folder(parent, _time_name(datetime.datetime.now()))
-    if place.group_ready:
+    name = _launch_start_name(elastic_only=True)  # torchrun: no collective call needed
+    if name is None and place.group_ready:  # every rank must call watch(): rank 0 names it
         import torch.distributed as dist
 
         chosen = [None]
@@ -94,7 +100,6 @@ def choose_run_folder(log_dir: str | os.PathLike | None, place: RankPlace) -> Pa
         dist.broadcast_object_list(chosen, src=0)
         folder = Path(chosen[0])
     else:
-        name = _launch_start_name() or _time_name(datetime.datetime.now())
-        folder = parent / name
+        folder = parent / (name or _launch_start_name(elastic_only=False))
     folder.mkdir(parents=True, exist_ok=True)
     return folder

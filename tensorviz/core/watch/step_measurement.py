@@ -1,8 +1,9 @@
 """One step's statistics, taken in the optimizer's step pre-hook: the gradient and weight norms
 of the optimizer's parameters and the loss, moved to the CPU at once; on the rare path
-(something not finite) the non-finite counts; at histogram steps the histograms of weights and
-gradients. The activation numbers are an ActivationJob the writer thread computes; a step's
-records are put together there (`step_records`) when its frame is written."""
+(something not finite) the non-finite counts; at histogram steps the weights and gradients are
+sampled (copies) for their histograms. The activation numbers are an ActivationJob the writer thread
+computes; a step's records, histograms counted, are put together there (`step_records`) when its
+frame is written."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import torch
 
 from tensorviz.core.watch.activation_job import ActivationJob
 from tensorviz.core.watch.cpu_transfer import CpuBatch, add_groups, scatter
-from tensorviz.core.watch.histogram_statistics import BINS, histograms
+from tensorviz.core.watch.histogram_statistics import BINS, histogram_sample, histograms
 from tensorviz.core.watch.parameter_statistics import fused_norms, non_finite_count, update_norms
 from tensorviz.core.watch.watched_models import WatchedModels
 
@@ -24,8 +25,7 @@ class StepNumbers:
     arrays: dict[str, np.ndarray]
     module_count: int
     non_finite: dict[str, dict[str, int]] = field(default_factory=dict)
-    histogram_tensors: list = field(default_factory=list)
-    histogram_counts: np.ndarray | None = None
+    histogram_samples: list = field(default_factory=list)  # (kind, name, sample copy)
     activations: ActivationJob | None = None
 
 
@@ -57,10 +57,12 @@ def measure_step(models: WatchedModels, rows: list[int], loss, *, with_histogram
     loss_value = float(fetched["loss"][0]) if "loss" in fetched else None
     numbers = StepNumbers(loss_value, arrays, len(models.modules))
     _count_non_finite(numbers, rows, params, grads)
-    if with_histograms:
-        named = [("weight", models.params[r].name, p) for r, p in zip(rows, params, strict=True)]
-        named += [("grad", models.params[r].name, g) for r, g in zip(rows, grads, strict=True)]
-        numbers.histogram_tensors, numbers.histogram_counts = histograms(named)
+    if with_histograms:  # samples copied now, counted on the writer thread (step_records)
+        names = [models.params[r].name for r in rows]
+        numbers.histogram_samples = [("weight", n, histogram_sample(p))
+                                     for n, p in zip(names, params, strict=True)]  # fmt: skip
+        numbers.histogram_samples += [("grad", n, histogram_sample(g))
+                                      for n, g in zip(names, grads, strict=True)]  # fmt: skip
     return numbers
 
 
@@ -104,8 +106,10 @@ def step_records(header: dict, numbers: StepNumbers) -> list[tuple]:
     if non_finite:
         header["non_finite"] = non_finite
     records = [("step", header, arrays)]
-    tensors = list(numbers.histogram_tensors)
-    counts = [numbers.histogram_counts] if numbers.histogram_counts is not None else []
+    tensors, counts = [], []
+    if numbers.histogram_samples:
+        tensors, made = histograms(numbers.histogram_samples)
+        counts.append(made)
     if job is not None and job.done and job.histogram_counts is not None:
         tensors += job.histogram_tensors
         counts.append(job.histogram_counts)

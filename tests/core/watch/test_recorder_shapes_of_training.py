@@ -173,3 +173,49 @@ def test_histograms_are_torch_histc_of_the_same_values(tmp_path):
             assert low <= tensor.min().item() and high >= tensor.max().item()
             expected = torch.histc(tensor, bins=32, min=low, max=high)
             np.testing.assert_array_equal(counts, expected.numpy())
+
+
+def test_step_listener_of_a_closure_optimizer_comes_after_the_closure(tmp_path):
+    model = _model()
+    optimizer = torch.optim.LBFGS(model.parameters(), lr=0.1, max_iter=2)
+    run = watched(tmp_path, model, optimizer)
+    seen = []
+    run.add_step_listener(
+        lambda moment: seen.append(
+            (moment.step, moment.loss is not None, model[0].weight.grad is not None)
+        )  # fmt: skip
+    )
+    x = torch.randn(4, 3)
+
+    def closure():
+        optimizer.zero_grad()
+        loss = model(x).pow(2).mean()
+        loss.backward()
+        return loss
+
+    optimizer.step(closure)
+    optimizer.step(closure)
+    run.close()
+    assert seen == [(1, True, True), (2, True, True)]
+
+
+def test_models_nobody_named_are_found_at_their_optimizers_first_step(tmp_path):
+    from tensorviz.core.watch.module_discovery import ModuleDiscovery
+    from tensorviz.core.watch.recorder import WatchRun
+
+    discovery = ModuleDiscovery()
+    run = WatchRun(log_dir=tmp_path, discovery=discovery, announce=False).watch()
+    discovery.start()
+    generator, critic = _model(1), nn.DataParallel(_model(2))
+    g_opt = torch.optim.SGD(generator.parameters(), lr=0.1)
+    c_opt = torch.optim.SGD(critic.parameters(), lr=0.1)
+    for optimizer, net in ((g_opt, generator), (c_opt, critic), (g_opt, generator)):
+        optimizer.zero_grad()
+        net(torch.randn(2, 3)).sum().backward()
+        optimizer.step()
+    run.close()
+    series = read_back(run)
+    assert series.optimizers == [0, 1, 0] and series.steps == [1, 1, 2]
+    assert "0.weight" in series.param_names and "Sequential.0.weight" in series.param_names
+    mean = column(series, "act_mean", "Sequential.1")  # the critic's first step has its forward
+    assert np.isfinite(mean[1])
