@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>StepControlBar</name>
@@ -44,7 +43,7 @@
         <translation>让循环停住的那一步</translation>
     </message>
     <message>
-        <source>Open this step&apos;s batch, outputs, loss, parameters, gradients and autograd graph in a tensorviz window of the training process (Ctrl+Shift+I)</source>
+        <source>Open this step's batch, outputs, loss, parameters, gradients and autograd graph in a tensorviz window of the training process (Ctrl+Shift+I)</source>
         <translation>在训练进程的 tensorviz 窗口中打开这一步的批次、输出、损失、参数、梯度和自动求导计算图 (Ctrl+Shift+I)</translation>
     </message>
     <message>

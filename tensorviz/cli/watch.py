@@ -5,7 +5,8 @@ sys.path[0], __main__), watching every model and optimizer it makes, into a run 
 
 The exit status is the script's: 0 when it finished, N for sys.exit(N), 1 when it raised (the
 traceback printed as python prints it; the run folder keeps every step before, and its ended
-event says where it stopped), 130 on Ctrl+C, 2 for bad input (no such file, a syntax error)."""
+event says where it stopped), 130 on Ctrl+C, 2 for bad input (no such file, a syntax error).
+`--json` prints {"run_folder", "exit_status", "steps"} after the script's own output."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import builtins
 import sys
 import traceback
 
-from tensorviz.cli.arguments import PROG, CliInputError, Subcommand
+from tensorviz.cli.arguments import PROG, CliInputError, Subcommand, print_json
 from tensorviz.core.translation import _
 
 
@@ -112,22 +113,24 @@ def _run(args: argparse.Namespace) -> int:
     with python_setup(script, namespace, source) as globals_:
         try:
             exec(code, globals_)  # noqa: S102 (running the user's script is the point)
+            status, ending = 0, None
         except SystemExit as error:
-            status = _exit_status(error)
-            run._end_with(error)
-            return status
+            status, ending = _exit_status(error), error
         except KeyboardInterrupt as error:
-            run._end_with(error)
             _print_traceback(error, script.code_filename)
-            return 130
+            status, ending = 130, error
         except BaseException as error:  # noqa: BLE001 (the script's error, printed as python does)
-            run._end_with(error)
             _print_traceback(error, script.code_filename)
-            return 1
+            status, ending = 1, error
         finally:
             discovery.stop()
-    run.close()
-    return 0
+    if ending is None:
+        run.close()
+    else:
+        run._end_with(ending)
+    if args.json:  # after the script's own output: where the run is and how it ended
+        print_json({"run_folder": str(run.folder), "exit_status": status, "steps": run.steps})
+    return status
 
 
 # Marked here, translated where the registry shows it (the language is set after this import).

@@ -73,7 +73,10 @@ def test_a_script_that_raises_keeps_its_steps(tmp_path):
 def test_exit_status_is_the_scripts(tmp_path):
     script = tmp_path / "leave.py"
     script.write_text("import sys\nsys.exit(3)\n")
-    assert _tensorviz("watch", str(script), "--log-dir", str(tmp_path / "r")).returncode == 3
+    result = _tensorviz("watch", "--json", str(script), "--log-dir", str(tmp_path / "r"))
+    assert result.returncode == 3
+    (folder,) = (tmp_path / "r").iterdir()
+    assert json.loads(result.stdout) == {"run_folder": str(folder), "exit_status": 3, "steps": []}
     broken = tmp_path / "broken.py"
     broken.write_text("def (:\n")
     result = _tensorviz("watch", str(broken), "--log-dir", str(tmp_path / "r2"))

@@ -1,12 +1,10 @@
-"""A step's activation numbers, computed off the user's thread: the step hands the samples of
-the modules' outputs in its last forward (watched_models.py) to the writer thread, which reduces
-them (activation_statistics.py) while the loop goes on. At most `IN_FLIGHT` jobs wait at a time
-(a few MB of samples); a step that finds them all taken goes without activation numbers
-(counted in `dropped`)."""
+"""A step's activation numbers: the samples of the modules' outputs in its last forward
+(watched_models.py) reduced all at once (activation_statistics.py), the whole-sample search for
+NaN/inf when something was not finite, and at histogram steps the activations' histograms.
+Computed at the step on the loop's thread (a thread of its own made the loop wait for the GIL,
+record_writer.py)."""
 
 from __future__ import annotations
-
-import threading
 
 import numpy as np
 
@@ -14,18 +12,14 @@ from tensorviz.core.watch.activation_statistics import activation_statistics, fi
 from tensorviz.core.watch.cpu_transfer import CpuBatch, add_groups, scatter
 from tensorviz.core.watch.histogram_statistics import histograms
 
-IN_FLIGHT = 16
-
 
 class ActivationJob:
     def __init__(self, outputs: dict, kinds: list[str], names: list[str], *,
-                 with_histograms: bool, slots: threading.BoundedSemaphore,
-                 search_whole: bool = False):  # fmt: skip
+                 with_histograms: bool, search_whole: bool = False):  # fmt: skip
         self._outputs = outputs  # module index → sample of its output (forward order)
         self._kinds, self._names = kinds, names
         self._with_histograms = with_histograms
         self._search_whole = search_whole  # the loss or a gradient was not finite
-        self._slots = slots
         self.arrays: dict[str, np.ndarray] = {}
         self.non_finite: dict[str, int] = {}
         self.first_module: str | None = None
@@ -34,14 +28,12 @@ class ActivationJob:
         self.done = False
 
     def run(self) -> None:
-        """On the writer thread."""
         outputs, self._outputs = self._outputs, None
         try:
             if outputs:
                 self._compute(outputs)
         finally:
             self.done = True
-            self._slots.release()
 
     def _compute(self, outputs: dict) -> None:
         count = len(self._kinds)
@@ -66,7 +58,3 @@ class ActivationJob:
         if found:
             self.non_finite = {str(i): n for i, n in found.items()}
             self.first_module = self._names[next(iter(found))]
-
-
-def job_slots() -> threading.BoundedSemaphore:
-    return threading.BoundedSemaphore(IN_FLIGHT)

@@ -18,8 +18,8 @@ HISTOGRAM_SAMPLE = 1024
 
 def histogram_sample(tensor):
     """A private copy of the ≤ HISTOGRAM_SAMPLE values a histogram of `tensor` counts (None:
-    nothing to count), taken before the optimizer changes the tensor, counted later on the
-    writer thread."""
+    nothing to count), taken before the optimizer changes the tensor, counted when the step's
+    frame is written."""
     usable = isinstance(tensor, torch.Tensor) and tensor.layout is torch.strided
     if not usable or tensor.is_meta or not tensor.is_floating_point() or tensor.numel() == 0:
         return None

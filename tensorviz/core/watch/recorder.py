@@ -3,8 +3,8 @@
 A step is one optimizer.step(). Its statistics are taken in the optimizer's step pre-hook (after
 the closure, when step(closure) runs forward and backward inside), so a step's gradient norms
 are the gradients step() is about to apply; the update ratio is measured in the post-hook at
-sampled steps. Records go to a writer thread through a bounded queue (record_writer.py), so the
-loop never waits on the disk. A step's frame is written when the next step begins (or the run
+sampled steps. Encoded records go to a writer thread through a bounded deque (record_writer.py),
+so the loop never waits on the disk. A step's frame is written when the next step begins (or the run
 ends), so that `run.log(...)` after `optimizer.step()` lands on the step it follows.
 
 Hook points for Pause / Step: `add_step_listener(fn)` — fn(StepMoment) on the user's thread at
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from tensorviz.core.translation import _
 from tensorviz.core.watch import loss_capture, run_ending
-from tensorviz.core.watch.activation_job import ActivationJob, job_slots
+from tensorviz.core.watch.activation_job import ActivationJob
 from tensorviz.core.watch.optimizer_hooks import OptimizerHooks
 from tensorviz.core.watch.optimizer_watch import WatchedOptimizer
 from tensorviz.core.watch.parameter_statistics import weights_copy
@@ -85,8 +85,7 @@ class WatchRun(OptimizerHooks):
         self._pending: _PendingStep | None = None
         self._step_listeners: list = []
         self._backward_listeners: list = []
-        self._said_first_non_finite = False  # touched on the writer thread only
-        self._job_slots = job_slots()
+        self._said_first_non_finite = False
         self._failure: str | None = None
         self.closed = False
         self.write_event("started", pid=os.getpid(), rank=self.rank, world_size=self.world_size)
@@ -224,21 +223,16 @@ class WatchRun(OptimizerHooks):
             state.update = (self._pending, rows, params, weights_copy(params))
 
     def _hand_over_activations(self, numbers: StepNumbers, with_histograms: bool) -> None:
-        outputs = dict(self._models.samples)
-        if not outputs:
-            return
-        if not self._job_slots.acquire(blocking=False):
-            self._writer.dropped += 1  # the writer is behind: this step goes without them
+        samples = self._models.samples
+        if not samples:
             return
         job = ActivationJob(
-            outputs, [m.kind for m in self._models.modules],
+            dict(samples), [m.kind for m in self._models.modules],
             [m.name for m in self._models.modules], with_histograms=with_histograms,
-            slots=self._job_slots, search_whole=suspicious(numbers),
+            search_whole=suspicious(numbers),
         )  # fmt: skip
-        if self._writer.put(("call", job.run)):
-            numbers.activations = job
-        else:
-            self._job_slots.release()
+        job.run()
+        numbers.activations = job
 
     def _write_pending(self) -> None:
         pending, self._pending = self._pending, None
@@ -249,10 +243,11 @@ class WatchRun(OptimizerHooks):
             del header["scalars"]
         if self._writer.dropped:
             header["dropped"] = self._writer.dropped
-        self._writer.put(("call", lambda: self._records_of(pending)))
+        for record in self._records_of(pending):
+            self._writer.put(record)
 
     def _records_of(self, pending: _PendingStep) -> list[tuple]:
-        """On the writer thread: the step's frames, and the note of the first NaN/inf."""
+        """The step's frames, and the note of the first NaN/inf."""
         numbers = pending.numbers
         records = step_records(pending.header, numbers)
         non_finite = records[0][1].get("non_finite")
@@ -290,10 +285,18 @@ class WatchRun(OptimizerHooks):
     def _tell_listeners(self, state: WatchedOptimizer, step: int, loss) -> None:
         roots = self._models.roots
         pending = self._pending
+        statistics = {}
+        if pending is not None:
+            arrays = dict(pending.numbers.arrays)
+            job = pending.numbers.activations
+            if job is not None and job.done:
+                arrays.update(job.arrays)
+            statistics = {"header": pending.header, "arrays": arrays,
+                          "params": [p.name for p in pending.params],
+                          "modules": [m.name for m in self._models.modules]}  # fmt: skip
         moment = StepMoment(
             self, step, state.index, state.optimizer, loss, [r.module for r in roots],
-            [detached(r.inputs) for r in roots], [detached(r.output) for r in roots],
-            {"header": pending.header, "arrays": pending.numbers.arrays} if pending else {},
+            [detached(r.inputs) for r in roots], [detached(r.output) for r in roots], statistics,
         )  # fmt: skip
         for listener in list(self._step_listeners):
             try:

@@ -42,6 +42,10 @@ class RankStreamWriter:
         handle.flush()
         self.bytes_written += len(data)
 
+    def append_bytes(self, name: str, data: bytes) -> None:
+        """Bytes already encoded (whole frames or lines) appended to the rank's file `name`."""
+        self._append(name, data)
+
     def write_schema(self, schema: dict) -> None:
         """One schema version: {"schema": v, "params": [...], "modules": [...], ...}."""
         self._append(rf.SCHEMA_FILE, rf.json_line(schema))

@@ -1,9 +1,8 @@
 """One step's statistics, taken in the optimizer's step pre-hook: the gradient and weight norms
 of the optimizer's parameters and the loss, moved to the CPU at once; on the rare path
 (something not finite) the non-finite counts; at histogram steps the weights and gradients are
-sampled (copies) for their histograms. The activation numbers are an ActivationJob the writer thread
-computes; a step's records, histograms counted, are put together there (`step_records`) when its
-frame is written."""
+sampled (copies) for their histograms. The activation numbers are an ActivationJob; a step's
+records, histograms counted, are put together (`step_records`) when its frame is written."""
 
 from __future__ import annotations
 
@@ -57,7 +56,7 @@ def measure_step(models: WatchedModels, rows: list[int], loss, *, with_histogram
     loss_value = float(fetched["loss"][0]) if "loss" in fetched else None
     numbers = StepNumbers(loss_value, arrays, len(models.modules))
     _count_non_finite(numbers, rows, params, grads)
-    if with_histograms:  # samples copied now, counted on the writer thread (step_records)
+    if with_histograms:  # samples copied now, counted when the frame is written (step_records)
         names = [models.params[r].name for r in rows]
         numbers.histogram_samples = [("weight", n, histogram_sample(p))
                                      for n, p in zip(names, params, strict=True)]  # fmt: skip
@@ -95,7 +94,7 @@ def suspicious(numbers: StepNumbers) -> bool:
 
 def step_records(header: dict, numbers: StepNumbers) -> list[tuple]:
     """The writer's records of one step: its frame, with the activation numbers the job left,
-    and its histograms frame. On the writer thread."""
+    and its histograms frame."""
     arrays = dict(numbers.arrays)
     job = numbers.activations
     non_finite = dict(numbers.non_finite)

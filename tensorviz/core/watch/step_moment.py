@@ -19,7 +19,10 @@ class StepMoment:
     models: list  # the root modules (wrappers seen through)
     inputs: list  # per root model: the args of its last forward (tensors detached), or None
     outputs: list  # per root model: its last output (tensors detached), or None
-    statistics: dict = field(default_factory=dict)  # this step's header and arrays, as written
+    # this step's numbers, as they will be written: {"header", "arrays" (grad_norm, weight_norm,
+    # act_*; update_ratio comes after the update), "params", "modules" (the arrays' names)};
+    # empty at a step that `every` does not record
+    statistics: dict = field(default_factory=dict)
 
 
 def detached(value):

@@ -148,6 +148,9 @@ def test_listeners_see_the_step_before_the_update(tmp_path, mlp):
 
     def at_step(moment):
         weight = mlp[0].weight
+        arrays = dict(zip(moment.statistics["modules"], moment.statistics["arrays"]["act_mean"],
+                          strict=True))  # fmt: skip
+        assert np.isfinite(arrays["1"]) and "0.weight" in moment.statistics["params"]
         moments.append((moment.step, moment.optimizer_index, moment.loss.item(),
                         moment.statistics["header"]["step"], weight.detach().clone(),
                         moment.inputs[0][0].shape, moment.outputs[0].shape))  # fmt: skip
