@@ -4,6 +4,20 @@ imported when watch() is called."""
 
 from __future__ import annotations
 
+from tensorviz.core.watch.inspectors import use_inspector
+
+
+def _inspect_paused_step(gate):
+    from tensorviz.api.paused_window import inspect_paused_step
+
+    return inspect_paused_step(gate)
+
+
+# "Inspect this step" opens the paused step in the API's window, for every run of this process:
+# tensorviz.watch()'s and `tensorviz watch SCRIPT`'s alike (importing any part of tensorviz
+# imports this module; core, which makes the runs, cannot import the API).
+use_inspector(_inspect_paused_step)
+
 
 def watch(model, optimizer=None, *, log_dir=None, every=1, histograms_every=50,
           update_ratio_every=10, view=False):  # fmt: skip

@@ -81,6 +81,20 @@ def recorded_pass(
     """Call `run` (a backward through `graph`: the Backward button's, or a script's own) with
     hooks on every node of `graph`, into `record`. Whatever `run` raises is raised."""
     record = record if record is not None else BackwardRecord()
+    handles = hook_pass(graph, record)
+    try:
+        run()
+    finally:
+        for handle in handles:
+            handle.remove()
+    return record
+
+
+def hook_pass(graph: AutogradGraph, record: BackwardRecord) -> list:
+    """Read every node's local derivative into `record`, then hook every node so that the next
+    backward through `graph` appends its visits to `record`; the caller removes the returned
+    handles once that backward ran (recorded_pass, or a watched run's paused step, whose
+    backward is the user's own call)."""
     record.derivatives = graph_derivatives(graph, DESCRIBED_NODES)
     handles = []
     arriving: dict[str, tuple] = {}
@@ -106,11 +120,11 @@ def recorded_pass(
         for node_id, fn in graph.functions.items():
             handles.append(fn.register_prehook(prehook(node_id)))
             handles.append(fn.register_hook(posthook(node_id, fn)))
-        run()
-    finally:
+    except BaseException:
         for handle in handles:
             handle.remove()
-    return record
+        raise
+    return handles
 
 
 def graph_was_freed(graph: AutogradGraph, looked_at: int = 50) -> bool:

@@ -31,6 +31,7 @@ from tensorviz.core.watch.parameter_statistics import weights_copy
 from tensorviz.core.watch.record_writer import RecordWriter
 from tensorviz.core.watch.run_folder import choose_run_folder, rank_place
 from tensorviz.core.watch.run_writer import RankStreamWriter, write_run_file
+from tensorviz.core.watch.step_control import attach_gate
 from tensorviz.core.watch.step_measurement import (
     StepNumbers,
     measure_step,
@@ -88,6 +89,7 @@ class WatchRun(OptimizerHooks):
         self._failure: str | None = None
         self.closed = False
         self.write_event("started", pid=os.getpid(), rank=self.rank, world_size=self.world_size)
+        self.step_gate = attach_gate(self)  # Pause / Step / Run to from a viewer (step_control)
         loss_capture.activate(self)
         run_ending.register(self)
         _current[:] = [self]
@@ -166,6 +168,11 @@ class WatchRun(OptimizerHooks):
     def steps(self) -> list[int]:
         """Steps taken so far, per optimizer."""
         return [state.step for state in self._optimizers]
+
+    def inspect_paused(self) -> bool:
+        """Open the step the loop is paused at in a tensorviz window (its batch, outputs, loss,
+        parameters, gradients and the loss's autograd graph); False when nothing is paused."""
+        return self.step_gate.inspect_paused()
 
     def close(self) -> None:
         self._finish("finished")
