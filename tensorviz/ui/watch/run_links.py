@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from tensorviz.core.watch import run_format as rf
 from tensorviz.core.watch.run_reader import is_run_folder
+from tensorviz.ui.watch.step_control_bar import StepControlBar
 
 
 def take_run_folders(paths: list[str]) -> tuple[list[str], list[str]]:
@@ -38,6 +39,8 @@ def open_run_folder(window, folder: str) -> bool:
         )
         window.statusBar().showMessage(waiting, 8000)
         return True
+    if window.queued_run is None:  # the panel was built just now and opened it (link_runs_panel)
+        return panel.folder is not None
     window.queued_run = None
     return panel.open_run(folder)
 
@@ -55,9 +58,16 @@ def open_run_dialog(window) -> None:
 def link_runs_panel(panel, window) -> None:
     """Connect the Runs panel once it is built, then open the run asked for before.
 
-    The step controls (Pause / Step / Continue / Run to) belong here: for every folder the
-    panel follows (`run_opened`), make the bar for that folder and hand it to
-    `panel.set_step_controls(bar)`, which puts it at the end of the panel's toolbar."""
+    Every folder the panel follows (`run_opened`) gets its own step control bar (Pause / Step /
+    Continue / Run to / Inspect) at the end of the toolbar; the bar reads its own light state,
+    since the panel's reader lives on a worker thread."""
+
+    def give_step_controls(folder: str) -> None:
+        bar = StepControlBar(folder)
+        panel.set_step_controls(bar)  # the previous bar is shut down and deleted
+        bar.install_shortcuts_on(panel)
+
+    panel.run_opened.connect(give_step_controls)
     queued = getattr(window, "queued_run", None)
     if queued:
         window.queued_run = None

@@ -67,3 +67,23 @@ def test_a_run_folder_named_before_torch_has_loaded_opens_once_it_has(qtbot, app
     assert window.current_area() == "runs"
     window.close()
     assert not panel.follower.is_following()
+
+
+def test_each_followed_run_gets_its_own_step_controls(window, qtbot, tmp_path):
+    from tensorviz.ui.watch.step_control_bar import StepControlBar
+
+    first, second = _run(tmp_path), tmp_path / "runs" / "2026-12-02-030000"
+    record_training(second, deep_sigmoid_mlp(depth=3, width=4), steps=4)
+    window.open_paths([str(first)])
+    panel = window.panel("runs")
+    bars = panel.findChildren(StepControlBar)
+    assert [bar.folder for bar in bars] == [first.resolve()]
+    qtbot.waitUntil(lambda: panel.state is not None and panel.state.kind == "finished",
+                    timeout=TIMEOUT)  # fmt: skip
+    qtbot.waitUntil(lambda: not bars[0].pause_button.isEnabled(), timeout=TIMEOUT)  # finished
+    window.open_paths([str(second)])
+
+    def shown_bars():
+        return [b.folder for b in panel.findChildren(StepControlBar) if not b.isHidden()]
+
+    qtbot.waitUntil(lambda: shown_bars() == [second.resolve()], timeout=TIMEOUT)
