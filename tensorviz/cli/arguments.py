@@ -125,3 +125,20 @@ class Subcommand:
 def print_json(data) -> None:
     json.dump(data, sys.stdout, indent=2, default=str)
     sys.stdout.write("\n")
+
+
+def read_script(path: str) -> str:
+    """A script's text for `run` and `watch`, or CliInputError with one line saying why not."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        raise CliInputError(_("there is no file {path}").format(path=path)) from None
+    except IsADirectoryError:
+        raise CliInputError(_("{path} is a folder, not a script").format(path=path)) from None
+    except UnicodeDecodeError:
+        raise CliInputError(_("{path} is not UTF-8 text").format(path=path)) from None
+    except OSError as error:
+        raise CliInputError(
+            _("{path} cannot be read: {reason}").format(path=path, reason=error.strerror)
+        ) from None

@@ -16,10 +16,9 @@ import os
 import sys
 import unicodedata
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tensorviz.cli.arguments import PROG, CliInputError, Subcommand, print_json
+from tensorviz.cli.arguments import PROG, CliInputError, Subcommand, print_json, read_script
 from tensorviz.core.script.output import MAX_KEPT_CHARS  # no torch: --help stays instant
 from tensorviz.core.translation import _, ngettext
 
@@ -58,21 +57,6 @@ def _seconds(text: str) -> float:
             _("the timeout must be a positive number, not {text}").format(text=text)
         )
     return value
-
-
-def _read(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CliInputError(_("there is no file {path}").format(path=path)) from None
-    except IsADirectoryError:
-        raise CliInputError(_("{path} is a folder, not a script").format(path=path)) from None
-    except UnicodeDecodeError:
-        raise CliInputError(_("{path} is not UTF-8 text").format(path=path)) from None
-    except OSError as error:
-        raise CliInputError(
-            _("{path} cannot be read: {reason}").format(path=path, reason=error.strerror)
-        ) from None
 
 
 def captured_rows(workspace, summary, capture=None) -> list[dict]:
@@ -129,7 +113,7 @@ def _run_script(args: argparse.Namespace) -> int:
     from tensorviz.core.script.script_setup import ScriptFile
     from tensorviz.core.tensors.workspace import Workspace
 
-    source = _read(args.script)
+    source = read_script(args.script)
     runner = ScriptRun(source, {}, script_file=ScriptFile(args.script, tuple(args.script_args)))
     limited = run_with_limits(runner, args.timeout)
     result = limited.result

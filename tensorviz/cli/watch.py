@@ -15,7 +15,7 @@ import builtins
 import sys
 import traceback
 
-from tensorviz.cli.arguments import PROG, CliInputError, Subcommand, print_json
+from tensorviz.cli.arguments import PROG, CliInputError, Subcommand, print_json, read_script
 from tensorviz.core.translation import _
 
 
@@ -48,22 +48,6 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=_("open the viewer on the run in its own window"))  # fmt: skip
 
 
-def _source(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        raise CliInputError(_("there is no file {path}").format(path=path)) from None
-    except IsADirectoryError:
-        raise CliInputError(_("{path} is a folder, not a script").format(path=path)) from None
-    except UnicodeDecodeError:
-        raise CliInputError(_("{path} is not UTF-8 text").format(path=path)) from None
-    except OSError as error:
-        raise CliInputError(
-            _("{path} cannot be read: {reason}").format(path=path, reason=error.strerror)
-        ) from None
-
-
 def _print_traceback(error: BaseException, filename: str) -> None:
     """As python prints it: from the script's own first frame on (not ours)."""
     tb = error.__traceback__
@@ -85,7 +69,7 @@ def _exit_status(error: SystemExit) -> int:
 def _run(args: argparse.Namespace) -> int:
     from tensorviz.core.script.script_setup import ScriptFile, python_setup
 
-    source = _source(args.script)
+    source = read_script(args.script)
     script = ScriptFile(args.script, tuple(args.script_args))
     try:
         code = compile(source, script.code_filename, "exec", dont_inherit=True)
