@@ -243,7 +243,10 @@ class WatchRun(OptimizerHooks):
             del header["scalars"]
         if self._writer.dropped:
             header["dropped"] = self._writer.dropped
-        for record in self._records_of(pending):
+        records = self._records_of(pending)
+        if header["optimizer"] == 0:
+            del header["optimizer"]  # the first optimizer's index is left out (readers: 0)
+        for record in records:
             self._writer.put(record)
 
     def _records_of(self, pending: _PendingStep) -> list[tuple]:
