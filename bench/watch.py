@@ -13,6 +13,9 @@
    (what such a hook costs); `watch_everything_vs_anchor`: ours (everything) ÷ that.
 3. `watch_bytes_per_param_step`: bytes of steps.tv at the defaults per parameter tensor per step
    (goal <= 16), the module columns and the frame header included.
+4. `watch_norms_floor_<model>`: the plain loop plus only what any exact per-parameter norm
+   costs (one torch._foreach_norm over the gradients, one over the weights, one torch.stack,
+   one .cpu() per step) ÷ plain, in the same rounds: the floor under the 1.03 goal.
 
 torch runs on one thread: on a small shared machine more threads measure the neighbours. The
 GPT: 4 layers, width 128, batch 8 × 64 tokens, AdamW groups, clipping; the MLP: 12 Linear
@@ -78,13 +81,20 @@ def mlp_setup():
     return model, optimizer, loss_of
 
 
-def train(optimizer, loss_of, steps: int) -> float:
-    """Seconds per step of forward, backward, clipping and the update."""
+def train(optimizer, loss_of, steps: int, *, norms: bool = False) -> float:
+    """Seconds per step of forward, backward, clipping and the update; `norms`: plus what any
+    exact per-parameter norm costs (the floor under watch's defaults): one torch._foreach_norm
+    over the gradients, one over the weights, one stack and one .cpu() per step."""
     params = [p for group in optimizer.param_groups for p in group["params"]]
     start = time.perf_counter()
     for _ in range(steps):
         loss = loss_of()
         loss.backward()
+        if norms:
+            with torch.no_grad():
+                grads = [p.grad for p in params]
+                both = torch._foreach_norm(grads, 2) + torch._foreach_norm(params, 2)
+                torch.stack(both).cpu()
         torch.nn.utils.clip_grad_norm_(params, 1.0)
         optimizer.step()
         optimizer.zero_grad(set_to_none=True)
@@ -157,11 +167,14 @@ def wandb_available() -> bool:
 
 def measure(name: str, make, folder: Path, anchor_kind: str) -> dict:
     setup = make()
-    times: dict[str, list[float]] = {"plain": [], "defaults": [], "everything": [], "anchor": []}
+    times: dict[str, list[float]] = {"plain": [], "floor": [], "defaults": [], "everything": [],
+                                     "anchor": []}  # fmt: skip
     train(setup[1], setup[2], WARMUP)
     bytes_per = []
     for round_ in range(ROUNDS):
         times["plain"].append(train(setup[1], setup[2], STEPS))
+        train(setup[1], setup[2], WARMUP, norms=True)
+        times["floor"].append(train(setup[1], setup[2], STEPS, norms=True))
         seconds, run = with_watch(setup, folder / f"{name}-d{round_}")
         times["defaults"].append(seconds)
         steps_file = run.folder / "rank0" / "steps.tv"
@@ -178,7 +191,7 @@ def measure(name: str, make, folder: Path, anchor_kind: str) -> dict:
     medians["bytes"] = statistics.median(bytes_per)
     ratios = {
         kind: statistics.median([v / p for v, p in zip(times[kind], times["plain"], strict=True)])
-        for kind in ("defaults", "everything", "anchor")
+        for kind in ("floor", "defaults", "everything", "anchor")
     }
     medians["ratios"] = ratios
     return medians
@@ -192,6 +205,9 @@ def main() -> int:
         for name, make in (("nanogpt", gpt_setup), ("mlp12", mlp_setup)):
             results[name] = measure(name, make, Path(folder), anchor_kind)
     lines = []
+    for name, figures in results.items():  # the cost of exact norms alone, against that goal
+        lines.append(bench_line(f"watch_norms_floor_{name}", figures["floor"], figures["plain"],
+                                1.03))  # fmt: skip
     for kind, goal in (("defaults", 1.03), ("everything", 1.15)):
         for name, figures in results.items():
             lines.append(bench_line(f"watch_overhead_{kind}_{name}", figures[kind],

@@ -12,6 +12,20 @@ from tensorviz.core.watch.activation_statistics import activation_statistics, fi
 from tensorviz.core.watch.cpu_transfer import CpuBatch, add_groups, scatter
 from tensorviz.core.watch.histogram_statistics import histograms
 
+_HALF_SMALLEST = 2.0**-14  # float16's smallest normal: below it fewer than 3 digits are kept
+_HALF_LARGEST = 65504.0
+
+
+def half_if_exact_enough(column: np.ndarray) -> np.ndarray:
+    """The module column as float16 (2 bytes a value, ~3 significant digits: what a plot or a
+    diagnosis reads) when every finite value is 0 or within float16's normal range; else
+    float32 unchanged (a huge or tiny activation keeps its digits)."""
+    magnitudes = np.abs(column[np.isfinite(column)])
+    magnitudes = magnitudes[magnitudes != 0]
+    if magnitudes.size and (magnitudes.min() < _HALF_SMALLEST or magnitudes.max() > _HALF_LARGEST):
+        return column
+    return column.astype(np.float16)
+
 
 class ActivationJob:
     def __init__(self, outputs: dict, kinds: list[str], names: list[str], *,
@@ -49,6 +63,7 @@ class ActivationJob:
         sampled = self.arrays["act_mean"][list(outputs)]
         if self._search_whole or not np.isfinite(sampled).all():
             self.find_non_finite(outputs)
+        self.arrays = {name: half_if_exact_enough(v) for name, v in self.arrays.items()}
         if self._with_histograms:
             named = [("activation", self._names[i], t) for i, t in outputs.items()]
             self.histogram_tensors, self.histogram_counts = histograms(named)

@@ -9,6 +9,7 @@ Dropout and Identity are not watched: their output is their input (zeros aside).
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 
 import torch
@@ -101,11 +102,16 @@ def _mean_and_std(values, lengths):
     return mean.float(), variance.sqrt().float()
 
 
+@functools.lru_cache(maxsize=64)
+def _row_tensors(rows: tuple, codes: tuple, device):
+    """The rows and their kind codes as tensors: the same every step (made once)."""
+    return torch.tensor(rows, device=device), torch.tensor(codes, device=device)[:, None]
+
+
 def _flagged_fraction(values, mask, lengths, rows: list[int], codes: list[int]):
     """The fraction dead (relu: == 0) or saturated (tanh, sigmoid) of the given rows."""
-    picked = torch.tensor(rows, device=values.device)
+    picked, code = _row_tensors(tuple(rows), tuple(codes), values.device)
     sub, real = values[picked], mask[picked]
-    code = torch.tensor(codes, device=values.device)[:, None]
     flagged = torch.zeros_like(real)
     if KIND_CODES["relu"] in codes:
         flagged |= (code == KIND_CODES["relu"]) & (sub == 0)

@@ -15,7 +15,8 @@ def _usable(tensor) -> bool:
 
 
 def fused_norms(tensors: list) -> list[tuple[list[int], torch.Tensor]]:
-    """[(indices, float32 norms of tensors[indices] stacked on their device), ...]; entries that
+    """[(indices, float32 norms of tensors[indices] stacked on their device), ...] (call it under
+    torch.no_grad: the tensors are not detached one by one); entries that
     are None or on meta are in no group (their norm is NaN)."""
     groups: dict = defaultdict(list)
     sparse: list[int] = []
@@ -28,7 +29,7 @@ def fused_norms(tensors: list) -> list[tuple[list[int], torch.Tensor]]:
             groups[tensor.device].append(index)
     results = []
     for indices in groups.values():
-        group = [tensors[i].detach() for i in indices]
+        group = [tensors[i] for i in indices]  # no detach: the caller runs under no_grad
         try:
             norms = torch._foreach_norm(group, 2, dtype=torch.float32)
         except (RuntimeError, TypeError, NotImplementedError):

@@ -78,6 +78,7 @@ class WatchRun(OptimizerHooks):
         self._global_handles: list = []
         self._schema_version = 0
         self._schema_dirty = True
+        self._positions: dict[int, int] = {}  # id(parameter) → schema position (per schema)
         self._loss = None  # the last scalar the loop called backward() on
         self._activity = False  # a forward or backward since the last step
         self._next_scalars: dict = {}
@@ -207,8 +208,7 @@ class WatchRun(OptimizerHooks):
             self._tell_listeners(state, step, loss)
 
     def _measure(self, state: WatchedOptimizer, step: int, loss) -> None:
-        positions = {id(p.param): i for i, p in enumerate(self._models.params)}
-        rows = state.rows_for(self._schema_version, positions)
+        rows = state.rows_for(self._schema_version, self._positions)
         with_histograms = (step - 1) % self.histograms_every == 0
         numbers = measure_step(self._models, rows, loss, with_histograms=with_histograms)
         self._hand_over_activations(numbers, with_histograms)
@@ -243,7 +243,10 @@ class WatchRun(OptimizerHooks):
             del header["scalars"]
         if self._writer.dropped:
             header["dropped"] = self._writer.dropped
-        for record in self._records_of(pending):
+        records = self._records_of(pending)
+        if header["optimizer"] == 0:
+            del header["optimizer"]  # the first optimizer's index is left out (readers: 0)
+        for record in records:
             self._writer.put(record)
 
     def _records_of(self, pending: _PendingStep) -> list[tuple]:
@@ -269,6 +272,7 @@ class WatchRun(OptimizerHooks):
             return
         self._schema_dirty = False
         self._schema_version += 1
+        self._positions = {id(p.param): i for i, p in enumerate(self._models.params)}
         holder: dict[int, int] = {}
         for state in reversed(self._optimizers):
             for param in state.all_params():

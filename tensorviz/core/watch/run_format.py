@@ -36,8 +36,8 @@ _PREFIX = struct.Struct("<2sBII")  # magic, version, payload length, crc32
 PREFIX_SIZE = _PREFIX.size
 _HEADER_LENGTH = struct.Struct("<I")
 MAX_PAYLOAD = 1 << 30  # a length past this is damage, not a frame
-_DTYPES = {"f4": np.dtype("<f4"), "f8": np.dtype("<f8"), "i8": np.dtype("<i8"),
-           "u4": np.dtype("<u4")}  # fmt: skip
+_DTYPES = {"f2": np.dtype("<f2"), "f4": np.dtype("<f4"), "f8": np.dtype("<f8"),
+           "i8": np.dtype("<i8"), "u4": np.dtype("<u4")}  # fmt: skip
 
 
 def rank_folder_name(rank: int) -> str:
@@ -69,7 +69,7 @@ def encode_frame(frame: Frame) -> bytes:
 
 def _dtype_code(dtype: np.dtype) -> str:
     if dtype.kind == "f":
-        return "f8" if dtype.itemsize == 8 else "f4"
+        return {8: "f8", 2: "f2"}.get(dtype.itemsize, "f4")
     if dtype.kind == "u" and dtype.itemsize <= 4:
         return "u4"
     if dtype.kind in "iub":

@@ -53,7 +53,8 @@ def measure_step(models: WatchedModels, rows: list[int], loss, *, with_histogram
               "weight_norm": np.full(count, np.nan, np.float32)}  # fmt: skip
     arrays["grad_norm"][rows] = both[: len(rows)]
     arrays["weight_norm"][rows] = both[len(rows) :]
-    loss_value = float(fetched["loss"][0]) if "loss" in fetched else None
+    # the float32 loss by its shortest decimal (4.783699, not 4.783699035644531): same value
+    loss_value = float(str(fetched["loss"][0])) if "loss" in fetched else None
     numbers = StepNumbers(loss_value, arrays, len(models.modules))
     _count_non_finite(numbers, rows, params, grads)
     if with_histograms:  # samples copied now, counted when the frame is written (step_records)

@@ -13,6 +13,9 @@ from torch.nn.utils.rnn import pad_sequence
 RUN = 64
 
 
+_layouts: dict[tuple[int, int], tuple[int, int, int]] = {}  # the same sizes come every step
+
+
 def sample_layout(numel: int, count: int) -> tuple[int, int, int]:
     """(runs, run length, distance between run starts); (1, numel, 0): take every value."""
     if numel <= count:
@@ -27,11 +30,16 @@ def sample_layout(numel: int, count: int) -> tuple[int, int, int]:
 def sampled_values(tensor: torch.Tensor, count: int) -> torch.Tensor:
     """Up to `count` values of `tensor` as a flat tensor on its device (its own dtype)."""
     values = tensor.detach()
-    runs, run, distance = sample_layout(values.numel(), count)
-    if runs == 1 and run == values.numel():
+    numel = values.numel()
+    layout = _layouts.get((numel, count))
+    if layout is None:
+        layout = _layouts.setdefault((numel, count), sample_layout(numel, count))
+    runs, run, distance = layout
+    if runs == 1 and run == numel:
         return values.reshape(-1)
     if values.is_contiguous():
-        return values.view(-1).as_strided((runs, run), (distance, 1)).reshape(-1)
+        offset = values.storage_offset()
+        return values.as_strided((runs, run), (distance, 1), offset).reshape(-1)
     starts = torch.arange(runs, device=values.device)[:, None] * distance
     positions = (starts + torch.arange(run, device=values.device)[None, :]).reshape(-1)
     return torch.take(values, positions)

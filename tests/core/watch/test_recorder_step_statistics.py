@@ -88,17 +88,17 @@ def test_activation_numbers_are_the_outputs_numbers(tmp_path, mlp):
         "tanh": lambda y: (y.abs() > 0.99).float().mean(),
         "sigmoid": lambda y: ((y < 0.01) | (y > 0.99)).float().mean(),
     }
-    for name, kind in kinds.items():
+    for name, kind in kinds.items():  # the module columns are stored as float16: rtol 1e-3
         outs = [step[name] for step in seen]
         np.testing.assert_allclose(column(series, "act_mean", name),
-                                   [o.mean() for o in outs], rtol=1e-4, atol=1e-6)  # fmt: skip
+                                   [o.mean() for o in outs], rtol=1e-3, atol=1e-6)  # fmt: skip
         np.testing.assert_allclose(column(series, "act_std", name), [o.std() for o in outs],
-                                   rtol=1e-4)  # fmt: skip
+                                   rtol=1e-3)  # fmt: skip
         got = column(series, "act_fraction", name)
         if kind == "other":
             assert np.isnan(got).all()
         else:
-            np.testing.assert_allclose(got, [fraction[kind](o) for o in outs], rtol=1e-6)
+            np.testing.assert_allclose(got, [fraction[kind](o) for o in outs], rtol=1e-3)
 
 
 def test_loss_taken_from_backward_and_scalars_land_on_their_step(tmp_path, mlp):

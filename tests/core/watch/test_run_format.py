@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from tensorviz.core.watch import run_format as rf
+from tensorviz.core.watch.activation_job import half_if_exact_enough
 from tensorviz.core.watch.run_reader import NotARunFolderError, RunReader
 from tensorviz.core.watch.run_writer import RankStreamWriter, write_run_file
 
@@ -29,12 +30,29 @@ def _run(tmp_path, steps=3, rank=0):
 
 def test_frames_round_trip_every_dtype():
     arrays = {"a": np.arange(5, dtype=np.float32), "b": np.array([1.5, np.nan]),
-              "c": np.array([3, 4], np.int64), "d": np.array([7], np.uint32)}  # fmt: skip
+              "c": np.array([3, 4], np.int64), "d": np.array([7], np.uint32),
+              "e": np.array([0.25, -3.5, np.nan], np.float16)}  # fmt: skip
     scanned = rf.scan_frames(rf.encode_frame(rf.Frame({"x": 1}, arrays)) * 2)
     assert len(scanned.frames) == 2 and not scanned.damaged_at
     for name, values in arrays.items():
         np.testing.assert_array_equal(scanned.frames[1].arrays[name], values)
     assert scanned.frames[0].header == {"x": 1}
+
+
+def test_a_float16_column_is_read_like_a_float32_one(tmp_path):
+    writer = _run(tmp_path, steps=1)
+    writer.write_step({"step": 2, "schema": 0},
+                      {"act_mean": np.array([0.125], np.float16)})  # fmt: skip
+    series = RunReader(tmp_path).ranks[0]
+    assert series.tables["act_mean"].column("0").tolist() == [0.5, 0.125]
+    assert series.optimizers == [0, 0]  # no "optimizer" in the header: the first one
+
+
+def test_module_columns_are_half_width_only_when_float16_keeps_their_digits():
+    assert half_if_exact_enough(np.array([0.5, 0, np.nan], np.float32)).dtype == np.float16
+    for kept in ([1e-6, 0.5], [7e4, 1.0]):
+        column = np.array(kept, np.float32)
+        assert half_if_exact_enough(column) is column
 
 
 def test_reader_reads_steps_and_follows_appends(tmp_path):
