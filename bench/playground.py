@@ -24,6 +24,7 @@ import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from _timer_lateness import TimerLateness  # noqa: E402
 from PySide6.QtCore import QEventLoop, QTimer, qInstallMessageHandler  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 from startup import bench_line  # noqa: E402
@@ -88,20 +89,9 @@ def time_gui(panel: PlaygroundPanel) -> tuple[float, float, list[float]]:
         drawn.append(time.perf_counter())
 
     panel.boundary.show_frame = timed_show
-    lateness: list[float] = []
-    last = [time.perf_counter()]
-
-    def on_tick() -> None:
-        now = time.perf_counter()
-        lateness.append(max(0.0, now - last[0] - TICK_MS / 1000))
-        last[0] = now
-
-    ticker = QTimer()
-    ticker.setTimerType(ticker.timerType().PreciseTimer)
-    ticker.timeout.connect(on_tick)
+    ticker = TimerLateness(TICK_MS)
     start = time.perf_counter()
-    last[0] = start
-    ticker.start(TICK_MS)
+    ticker.start()
     panel.play()
     wait_for(panel, lambda: panel.state == "finished")
     elapsed = time.perf_counter() - start
@@ -111,7 +101,7 @@ def time_gui(panel: PlaygroundPanel) -> tuple[float, float, list[float]]:
         raise SystemExit(f"the GUI run did not finish {EPOCHS} epochs")
     during = [t for t in drawn if t <= start + elapsed]
     interval = elapsed / max(1, len(during))
-    return elapsed, interval, lateness
+    return elapsed, interval, ticker.lateness
 
 
 def time_headless() -> float:

@@ -35,7 +35,11 @@ def machine() -> str:
 
 
 def main() -> int:
-    scripts = sorted(p for p in BENCH_DIR.glob("*.py") if p.name != Path(__file__).name)
+    scripts = sorted(
+        p
+        for p in BENCH_DIR.glob("*.py")
+        if p.name != Path(__file__).name and not p.name.startswith("_")  # _x.py: a shared module
+    )
     rows, failed = [], []
     for script in scripts:
         print(f"== {script.name}", flush=True)

@@ -17,6 +17,7 @@ import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from _timer_lateness import TimerLateness, p95  # noqa: E402
 from PySide6.QtCore import QEventLoop, QTimer, qInstallMessageHandler  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 from startup import bench_line  # noqa: E402
@@ -97,14 +98,9 @@ def time_headless() -> float:
 
 def long_run(panel: TrainingPanel) -> tuple[float, float, float, int]:
     prepare(panel, LONG_EPOCHS)
-    lateness: list[float] = []
-    last = [time.perf_counter()]
     samples: dict[str, float] = {}
 
     def on_tick() -> None:
-        now = time.perf_counter()
-        lateness.append(max(0.0, now - last[0] - TICK_MS / 1000))
-        last[0] = now
         if (
             "early" not in samples
             and panel.history
@@ -112,10 +108,8 @@ def long_run(panel: TrainingPanel) -> tuple[float, float, float, int]:
         ):
             samples["early"] = rss_mb()
 
-    ticker = QTimer()
-    ticker.setTimerType(ticker.timerType().PreciseTimer)
-    ticker.timeout.connect(on_tick)
-    ticker.start(TICK_MS)
+    ticker = TimerLateness(TICK_MS, on_tick)
+    ticker.start()
     start = time.perf_counter()
     panel.play()
     wait_for(panel, lambda: panel.state == "finished", LONG_RUN_CAP_S)
@@ -123,9 +117,8 @@ def long_run(panel: TrainingPanel) -> tuple[float, float, float, int]:
     ticker.stop()
     elapsed = time.perf_counter() - start
     end = rss_mb()
-    lateness.sort()
-    p95 = lateness[int(0.95 * (len(lateness) - 1))]
-    return p95, samples.get("early", end), end, int(panel.history[-1].epoch), elapsed
+    epochs = int(panel.history[-1].epoch)
+    return p95(ticker.lateness), samples.get("early", end), end, epochs, elapsed
 
 
 def main() -> int:

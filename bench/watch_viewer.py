@@ -25,6 +25,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np  # noqa: E402
+from _timer_lateness import TimerLateness, p95  # noqa: E402
 from PySide6.QtCore import QEvent, QEventLoop, QObject, QTimer, qInstallMessageHandler  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 from startup import bench_line  # noqa: E402
@@ -120,19 +121,8 @@ def live_lateness(panel: RunsPanel, folder: Path) -> tuple[float, int, int, int]
     counter = PaintCounter()
     panel.heatmap.view.viewport().installEventFilter(counter)
     panel.open_run(folder)
-    lateness: list[float] = []
-    last = [time.perf_counter()]
-
-    def on_tick() -> None:
-        now = time.perf_counter()
-        lateness.append(max(0.0, now - last[0] - TICK_MS / 1000))
-        last[0] = now
-
-    ticker = QTimer()
-    ticker.setTimerType(ticker.timerType().PreciseTimer)
-    ticker.timeout.connect(on_tick)
-    last[0] = time.perf_counter()
-    ticker.start(TICK_MS)
+    ticker = TimerLateness(TICK_MS)
+    ticker.start()
     while writer.poll() is None:
         wait(0.2)
     ticker.stop()
@@ -143,9 +133,7 @@ def live_lateness(panel: RunsPanel, folder: Path) -> tuple[float, int, int, int]
     ):
         wait(0.1)
     shown = panel.current_rank().rows if panel.current_rank() else 0
-    lateness.sort()
-    p95 = lateness[int(0.95 * (len(lateness) - 1))]
-    return p95, written, shown, counter.paints
+    return p95(ticker.lateness), written, shown, counter.paints
 
 
 def big_rank(seed: int) -> FollowedRank:
