@@ -27,24 +27,24 @@ def _seen(tensors) -> None:
             run._on_backward(loss)
 
 
-def _tensor_backward(self, *args, **kwargs):
-    if getattr(_inside, "depth", 0) == 0 and _active:
-        _seen(self)
-    _inside.depth = getattr(_inside, "depth", 0) + 1
-    try:
-        return _originals["tensor"](self, *args, **kwargs)
-    finally:
-        _inside.depth -= 1
+def _taking_the_loss(key: str):
+    """torch's backward `key` ("tensor" or "autograd") that first hands a one-value tensor to the
+    active runs; Tensor.backward calls autograd.backward, so only the outermost call hands it."""
+
+    def backward(tensors, *args, **kwargs):
+        if getattr(_inside, "depth", 0) == 0 and _active:
+            _seen(tensors)
+        _inside.depth = getattr(_inside, "depth", 0) + 1
+        try:
+            return _originals[key](tensors, *args, **kwargs)
+        finally:
+            _inside.depth -= 1
+
+    return backward
 
 
-def _autograd_backward(tensors, *args, **kwargs):
-    if getattr(_inside, "depth", 0) == 0 and _active:
-        _seen(tensors)
-    _inside.depth = getattr(_inside, "depth", 0) + 1
-    try:
-        return _originals["autograd"](tensors, *args, **kwargs)
-    finally:
-        _inside.depth -= 1
+_tensor_backward = _taking_the_loss("tensor")
+_autograd_backward = _taking_the_loss("autograd")
 
 
 def activate(run) -> None:
