@@ -8,125 +8,23 @@ dict it saves is written here). `parameter_names(model, optimizer)` is torch's o
 
 from __future__ import annotations
 
-import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 
 import torch
+from nanogpt.model import GPT, GPTConfig  # the nanoGPT-shaped model of tests/nanogpt
 from torch import nn
 from torch.nn import functional as F  # noqa: N812
 
 
-@dataclass
-class GPTConfig:  # nanoGPT's model.py, small
-    block_size: int = 16
-    vocab_size: int = 64
-    n_layer: int = 3
-    n_head: int = 2
-    n_embd: int = 16
-    dropout: float = 0.0
-    bias: bool = True
-
-
-class LayerNorm(nn.Module):
-    def __init__(self, ndim, bias):
-        super().__init__()
-        self.weight = nn.Parameter(torch.ones(ndim))
-        self.bias = nn.Parameter(torch.zeros(ndim)) if bias else None
-
-    def forward(self, x):
-        return F.layer_norm(x, self.weight.shape, self.weight, self.bias, 1e-5)
-
-
-class CausalSelfAttention(nn.Module):
-    def __init__(self, config):
-        super().__init__()
-        self.c_attn = nn.Linear(config.n_embd, 3 * config.n_embd, bias=config.bias)
-        self.c_proj = nn.Linear(config.n_embd, config.n_embd, bias=config.bias)
-        self.n_head, self.n_embd = config.n_head, config.n_embd
-
-    def forward(self, x):
-        batch, length, width = x.size()
-        q, k, v = self.c_attn(x).split(self.n_embd, dim=2)
-        q, k, v = (t.view(batch, length, self.n_head, -1).transpose(1, 2) for t in (q, k, v))
-        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
-        return self.c_proj(y.transpose(1, 2).contiguous().view(batch, length, width))
-
-
-class MLP(nn.Module):
-    def __init__(self, config):
-        super().__init__()
-        self.c_fc = nn.Linear(config.n_embd, 4 * config.n_embd, bias=config.bias)
-        self.gelu = nn.GELU()
-        self.c_proj = nn.Linear(4 * config.n_embd, config.n_embd, bias=config.bias)
-
-    def forward(self, x):
-        return self.c_proj(self.gelu(self.c_fc(x)))
-
-
-class Block(nn.Module):
-    def __init__(self, config):
-        super().__init__()
-        self.ln_1 = LayerNorm(config.n_embd, bias=config.bias)
-        self.attn = CausalSelfAttention(config)
-        self.ln_2 = LayerNorm(config.n_embd, bias=config.bias)
-        self.mlp = MLP(config)
-
-    def forward(self, x):
-        x = x + self.attn(self.ln_1(x))
-        return x + self.mlp(self.ln_2(x))
-
-
-class GPT(nn.Module):
-    def __init__(self, config):
-        super().__init__()
-        self.config = config
-        self.transformer = nn.ModuleDict(dict(
-            wte=nn.Embedding(config.vocab_size, config.n_embd),
-            wpe=nn.Embedding(config.block_size, config.n_embd),
-            drop=nn.Dropout(config.dropout),
-            h=nn.ModuleList([Block(config) for _ in range(config.n_layer)]),
-            ln_f=LayerNorm(config.n_embd, bias=config.bias),
-        ))  # fmt: skip
-        self.lm_head = nn.Linear(config.n_embd, config.vocab_size, bias=False)
-        self.transformer.wte.weight = self.lm_head.weight  # weight tying, as nanoGPT does
-        self.apply(self._init_weights)
-        for pn, p in self.named_parameters():
-            if pn.endswith("c_proj.weight"):
-                torch.nn.init.normal_(p, mean=0.0, std=0.02 / math.sqrt(2 * config.n_layer))
-
-    def _init_weights(self, module):
-        if isinstance(module, nn.Linear):
-            torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
-            if module.bias is not None:
-                torch.nn.init.zeros_(module.bias)
-        elif isinstance(module, nn.Embedding):
-            torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
-
-    def forward(self, idx, targets):
-        pos = torch.arange(0, idx.size(1), dtype=torch.long)
-        x = self.transformer.drop(self.transformer.wte(idx) + self.transformer.wpe(pos))
-        for block in self.transformer.h:
-            x = block(x)
-        logits = self.lm_head(self.transformer.ln_f(x))
-        return F.cross_entropy(logits.view(-1, logits.size(-1)), targets.reshape(-1))
-
-    def configure_optimizers(self, weight_decay, learning_rate, betas):  # nanoGPT's, verbatim
-        param_dict = {pn: p for pn, p in self.named_parameters()}
-        param_dict = {pn: p for pn, p in param_dict.items() if p.requires_grad}
-        decay_params = [p for n, p in param_dict.items() if p.dim() >= 2]
-        nodecay_params = [p for n, p in param_dict.items() if p.dim() < 2]
-        optim_groups = [
-            {"params": decay_params, "weight_decay": weight_decay},
-            {"params": nodecay_params, "weight_decay": 0.0},
-        ]
-        return torch.optim.AdamW(optim_groups, lr=learning_rate, betas=betas)
+def _config(**changes) -> GPTConfig:  # nanoGPT's model.py, small
+    return GPTConfig(**{"block_size": 16, "vocab_size": 64, "n_layer": 3, "n_embd": 16, **changes})
 
 
 def _steps(model, optimizer, config, steps: int) -> torch.Tensor:
     loss = torch.tensor(0.0)
     for _ in range(steps):
         data = torch.randint(0, config.vocab_size, (4, config.block_size + 1))
-        loss = model(data[:, :-1], data[:, 1:])
+        _logits, loss = model(data[:, :-1], data[:, 1:].contiguous())
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         optimizer.step()
@@ -136,9 +34,9 @@ def _steps(model, optimizer, config, steps: int) -> torch.Tensor:
 def nanogpt(path, iters: int = 2, seed: int = 0):
     """nanoGPT's ckpt.pt after `iters` iterations; returns (model, optimizer)."""
     torch.manual_seed(seed)
-    config = GPTConfig()
+    config = _config()
     model = GPT(config)
-    optimizer = model.configure_optimizers(0.1, 6e-4, (0.9, 0.95))
+    optimizer = model.configure_optimizers(0.1, 6e-4, (0.9, 0.95), "cpu")
     best_val_loss = _steps(model, optimizer, config, iters)
     model_args = {k: v for k, v in asdict(config).items() if k != "dropout"}
     checkpoint = {
@@ -172,7 +70,7 @@ def tutorial(path, seed: int = 0):
 def lightning(path, seed: int = 0):
     """What Lightning's ModelCheckpoint writes for a LightningModule holding `self.model`."""
     torch.manual_seed(seed)
-    config = GPTConfig(n_layer=2)
+    config = _config(n_layer=2)
     model = GPT(config)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
     _steps(model, optimizer, config, 1)
